@@ -1,0 +1,43 @@
+// The one build: three bundles (extension client, language server, CLI), CommonJS for Node 20.
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+  // web-tree-sitter reads import.meta.url to find its wasm; in a CJS bundle point it at the bundle itself.
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
+const entries = [
+  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node\n' + common.banner.js } },
+];
+
+mkdirSync('dist', { recursive: true });
+// Grammars loaded at run time by web-tree-sitter sit next to the bundles.
+cpSync(join(dirname(require.resolve('web-tree-sitter')), 'tree-sitter.wasm'), 'dist/tree-sitter.wasm');
+cpSync(require.resolve('tree-sitter-python/tree-sitter-python.wasm'), 'dist/tree-sitter-python.wasm');
+
+const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}

@@ -1,0 +1,58 @@
+/**
+ * The contract of the expression validator: plain data in, findings with expression-relative offsets out.
+ * Host-independent: the rules layer builds `ExpressionRequest` from an extracted `Operation` and maps findings back to
+ * document ranges.
+ */
+import type { AttrType } from '../extract/model';
+import type { ExpressionField } from './ast';
+import type { Severity } from '../rules/types';
+
+export type RequestOperation =
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheck'
+  | 'GetItem'
+  | 'Query'
+  | 'Scan'
+  | 'BatchGetItem'
+  | 'TransactGetItems';
+
+export interface ValueInfo {
+  type: AttrType;
+  /** For literal numbers and strings: the scalar text (used for BETWEEN ordering, 38 digits...). */
+  text?: string;
+  /** Element types of a list/set, when known (for nested checks). */
+}
+
+export interface ExpressionRequest {
+  operation: RequestOperation;
+  expressions: Partial<Record<ExpressionField, string>>;
+  /** `ExpressionAttributeNames`; absent when the request has none. `complete: false` when the map has spreads/unknowns. */
+  names?: { map: Record<string, string>; complete: boolean };
+  /** `ExpressionAttributeValues`; same convention. */
+  values?: { map: Record<string, ValueInfo>; complete: boolean };
+  /** Key attribute names, when known (from the Key map: its attribute names). Enables key-update and key-condition checks. */
+  keyAttributes?: { partition?: string; sort?: string; all: string[] };
+}
+
+/** Where a finding points: inside one expression string, or at one key of the names/values map, or at a map itself. */
+export type FindingLocation =
+  | { field: ExpressionField; start: number; end: number }
+  | { field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues'; key?: string };
+
+export interface ExpressionFinding {
+  /** Stable id, kebab-case (`reserved-word`, `undefined-value`...); listed in `EXPRESSION_FINDINGS`. */
+  id: string;
+  severity: Severity;
+  message: string;
+  location: FindingLocation;
+  /** Machine-readable detail for fixes: e.g. `{ word: 'status' }`, `{ placeholder: ':n' }`. */
+  data?: Record<string, unknown>;
+}
+
+export interface FindingMeta {
+  id: string;
+  description: string;
+  defaultSeverity: Severity;
+}

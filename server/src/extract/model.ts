@@ -1,0 +1,220 @@
+/**
+ * The host-independent model every extractor produces and every rule consumes.
+ *
+ * An extractor (json, typescript, python) turns a document into `RequestSite`s: one per DynamoDB request it
+ * recognises. The request's parameters are a `VNode` tree that mirrors the literal the user wrote (an object literal,
+ * a dict, JSON) with exact document offsets on every node. Rules and the expression validator navigate that tree by
+ * field name (`UpdateExpression`, `ExpressionAttributeValues`, `TransactItems[i].Put.Item`...); they never see host
+ * syntax.
+ */
+
+/** Half-open range of UTF-16 offsets into the document text (what `TextDocument.positionAt` takes). */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+export type HostLanguage = 'json' | 'typescript' | 'javascript' | 'python';
+
+/**
+ * How values are written in the request.
+ * - `low-level`: AttributeValue maps (`{N: "1"}`, `{S: "x"}`), SDK v3 client commands, SDK v2 `DynamoDB`, boto3 client,
+ *   AWS CLI JSON.
+ * - `document`: native values (`1`, `"x"`, `new Set([...])`, `Decimal(1)`), lib-dynamodb / SDK v2 DocumentClient,
+ *   boto3 resource `Table`.
+ */
+export type ValueStyle = 'low-level' | 'document';
+
+export type Api =
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'GetItem'
+  | 'Query'
+  | 'Scan'
+  | 'BatchWriteItem'
+  | 'BatchGetItem'
+  | 'TransactWriteItems'
+  | 'TransactGetItems'
+  | 'ExecuteStatement'
+  | 'ExecuteTransaction'
+  | 'BatchExecuteStatement';
+
+/**
+ * A string literal (or a constant/concatenation the extractor could resolve).
+ * `offsets[i]` is the document offset of the first source character that produced `value[i]`;
+ * `offsets[value.length]` is the document offset just after the last one. So the document range of
+ * `value.slice(a, b)` is `{ start: offsets[a], end: offsets[b] }` — through escapes, raw strings, template literals and
+ * concatenated pieces. (For a char produced by an escape like `\u0041` the range covers the whole escape.)
+ */
+export interface StringNode {
+  kind: 'string';
+  value: string;
+  offsets: number[];
+  range: Range;
+}
+
+export interface NumberNode {
+  kind: 'number';
+  /** The number as written, normalised to decimal text: `1`, `-2.5`, `1e3` (`Decimal("1")` gives `1`). */
+  text: string;
+  range: Range;
+}
+
+export interface BoolNode {
+  kind: 'bool';
+  value: boolean;
+  range: Range;
+}
+
+export interface NullNode {
+  kind: 'null';
+  range: Range;
+}
+
+/** Binary data: `Buffer.from(...)`, `Uint8Array`, Python `b"..."`, boto3 `Binary(...)`. */
+export interface BinaryNode {
+  kind: 'binary';
+  range: Range;
+}
+
+/** A native set: `new Set([...])`, Python `{1, 2}` / `set(...)`, SDK v2 `createSet([...])`. */
+export interface SetNode {
+  kind: 'set';
+  items: VNode[];
+  range: Range;
+}
+
+export interface ArrayNode {
+  kind: 'array';
+  items: VNode[];
+  /** false when the literal has spreads/comprehensions or elements the extractor could not model. */
+  complete: boolean;
+  range: Range;
+}
+
+export interface Property {
+  key: string;
+  keyRange: Range;
+  value: VNode;
+  /** Range of the whole `key: value` entry (for removal fixes). */
+  range: Range;
+}
+
+export interface ObjectNode {
+  kind: 'object';
+  properties: Property[];
+  /**
+   * false when the object has spreads (`...x`, `**kw`), computed keys, or entries the extractor could not read:
+   * then "X is not defined in this map" must not be concluded from its absence.
+   */
+  complete: boolean;
+  range: Range;
+}
+
+/** Anything not statically known: a variable, a call, an f-string with substitutions. Rules stay silent about it. */
+export interface UnknownNode {
+  kind: 'unknown';
+  range: Range;
+  /** Source text, for messages and hovers (may be truncated). */
+  text?: string;
+}
+
+export type VNode = StringNode | NumberNode | BoolNode | NullNode | BinaryNode | SetNode | ArrayNode | ObjectNode | UnknownNode;
+
+export interface RequestSite {
+  api: Api;
+  /** How the API was determined: named by the call/command/type, or inferred from the fields. */
+  apiSource: 'call' | 'inferred';
+  style: ValueStyle;
+  host: HostLanguage;
+  /** The whole call expression or request object. */
+  range: Range;
+  /** The range to hover for the operation: the command/method name, or the request object's first key in JSON. */
+  nameRange: Range;
+  /** The request parameters as written (`Input` of the command, the dict, the JSON object). */
+  params: ObjectNode;
+  /** Name of the enclosing function (for rules that compare calls in one function), if any. */
+  enclosingFunction?: { name: string; range: Range };
+  /** Which client/SDK produced it, for messages: 'sdk-v3', 'sdk-v3-lib', 'sdk-v2', 'sdk-v2-doc', 'boto3-client', 'boto3-resource', 'aws-cli-json'. */
+  sdk: string;
+}
+
+export interface ExtractResult {
+  sites: RequestSite[];
+  /** Why a file was skipped (too large, binary, minified), for a log line. */
+  skipped?: string;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Navigation helpers shared by rules, cost and the service.                                                          */
+
+export function prop(obj: VNode | undefined, key: string): VNode | undefined {
+  if (!obj || obj.kind !== 'object') return undefined;
+  for (let i = obj.properties.length - 1; i >= 0; i--) if (obj.properties[i].key === key) return obj.properties[i].value;
+  return undefined;
+}
+
+export function propEntry(obj: VNode | undefined, key: string): Property | undefined {
+  if (!obj || obj.kind !== 'object') return undefined;
+  for (let i = obj.properties.length - 1; i >= 0; i--) if (obj.properties[i].key === key) return obj.properties[i];
+  return undefined;
+}
+
+export function str(node: VNode | undefined): string | undefined {
+  return node && node.kind === 'string' ? node.value : undefined;
+}
+
+/** Document range of `node.value.slice(a, b)` for a string node. */
+export function stringRange(node: StringNode, a: number, b: number): Range {
+  const n = node.value.length;
+  const s = Math.max(0, Math.min(a, n));
+  const e = Math.max(s, Math.min(b, n));
+  return { start: node.offsets[s], end: e > s ? node.offsets[e] : node.offsets[s] };
+}
+
+/** DynamoDB attribute value type of a value node in the given style, or 'unknown'. */
+export type AttrType = 'S' | 'N' | 'B' | 'BOOL' | 'NULL' | 'M' | 'L' | 'SS' | 'NS' | 'BS' | 'unknown';
+
+export function attrType(node: VNode | undefined, style: ValueStyle): AttrType {
+  if (!node) return 'unknown';
+  if (style === 'low-level') {
+    if (node.kind !== 'object' || node.properties.length !== 1) return 'unknown';
+    const k = node.properties[0].key;
+    return (['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS'] as const).find((t) => t === k) ?? 'unknown';
+  }
+  switch (node.kind) {
+    case 'string':
+      return 'S';
+    case 'number':
+      return 'N';
+    case 'bool':
+      return 'BOOL';
+    case 'null':
+      return 'NULL';
+    case 'binary':
+      return 'B';
+    case 'array':
+      return 'L';
+    case 'object':
+      return 'M';
+    case 'set': {
+      const kinds = new Set(node.items.map((i) => i.kind));
+      if (kinds.size === 1 && kinds.has('string')) return 'SS';
+      if (kinds.size === 1 && kinds.has('number')) return 'NS';
+      if (kinds.size === 1 && kinds.has('binary')) return 'BS';
+      return 'unknown';
+    }
+    default:
+      return 'unknown';
+  }
+}
+
+/** The scalar value inside an attribute value node, as text (`{N: "5"}` or `5` -> "5"), if literal. */
+export function scalarText(node: VNode | undefined, style: ValueStyle): string | undefined {
+  if (!node) return undefined;
+  const inner = style === 'low-level' && node.kind === 'object' && node.properties.length === 1 ? node.properties[0].value : node;
+  if (inner.kind === 'string') return inner.value;
+  if (inner.kind === 'number') return inner.text;
+  return undefined;
+}
