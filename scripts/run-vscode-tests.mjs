@@ -1,0 +1,148 @@
+// Runs the VS Code suite (test/vscode/suite, mocha inside the extension host) in a real VS Code.
+// Where a desktop VS Code can be downloaded, @vscode/test-electron runs it (DYNALINT_VSCODE_RUNNER=electron);
+// here it runs in code-server (the VS Code workbench + Node extension host, npm) driven by headless Chromium.
+// Results: JSON {passes, failures, failureList} at DYNALINT_VSCODE_RESULTS (default test-results/vscode.json);
+// a screenshot of the workbench at test-results/vscode-*.png. Exit code: 0 only when every test passed.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = join(root, 'test-results');
+mkdirSync(resultsDir, { recursive: true });
+const resultsFile = process.env.DYNALINT_VSCODE_RESULTS ?? join(resultsDir, 'vscode.json');
+rmSync(resultsFile, { force: true });
+const deadlineMs = Number(process.env.DYNALINT_VSCODE_TIMEOUT ?? 240_000);
+
+// 1. Bundle the suite (mocha and vscode stay external: the extension host provides vscode, mocha loads from node_modules).
+const suiteOut = join(root, 'out', 'vscode-suite');
+await esbuild.build({
+  entryPoints: [join(root, 'test/vscode/suite/index.ts')],
+  outfile: join(suiteOut, 'index.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode', 'mocha'],
+  logLevel: 'warning',
+});
+
+// 2. A fresh copy of the fixture workspace (the suite edits files).
+const tmp = mkdtempSync(join(tmpdir(), 'dynalint-vscode-'));
+const workspace = join(tmp, 'workspace');
+cpSync(join(root, 'test/vscode/workspace'), workspace, { recursive: true });
+const env = {
+  ...process.env,
+  DYNALINT_TEST_RESULTS: resultsFile,
+  DYNALINT_TEST_ARTIFACTS: resultsDir,
+  DYNALINT_TEST_WORKSPACE: workspace,
+};
+
+if (process.env.DYNALINT_VSCODE_RUNNER === 'electron') {
+  const { runTests } = await import('@vscode/test-electron');
+  await runTests({
+    extensionDevelopmentPath: root,
+    extensionTestsPath: join(suiteOut, 'index.js'),
+    launchArgs: [workspace, '--disable-extensions'],
+    extensionTestsEnv: env,
+  });
+  process.exit(finish());
+}
+
+const entry = join(root, '.vscode-test/code-server/node_modules/code-server/out/node/entry.js');
+if (!existsSync(entry)) {
+  console.error('code-server is not installed: run `bash scripts/install-code-server.sh` first.');
+  process.exit(2);
+}
+const port = await new Promise((res, rej) => {
+  const s = createServer();
+  s.on('error', rej);
+  s.listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => res(p));
+  });
+});
+const server = spawn(
+  process.execPath,
+  [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', '--user-data-dir', join(tmp, 'ud'), '--extensions-dir', join(tmp, 'ext'), workspace],
+  { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+);
+let serverLog = '';
+server.stdout.on('data', (d) => (serverLog += d));
+server.stderr.on('data', (d) => (serverLog += d));
+
+const { chromium } = await import('playwright-core');
+let browser;
+let code = 1;
+try {
+  await waitFor(async () => {
+    try {
+      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  }, 60_000, 'code-server did not start');
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(root)],
+    ['extensionTestsPath', remote(join(suiteOut, 'index.js'))],
+  ];
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  // The suite asks for screenshots by writing <artifacts>/shot-request-<name>; we answer with shot-done-<name>.
+  const shots = new Set();
+  await waitFor(async () => {
+    for (const name of ['hover']) {
+      const req = join(resultsDir, `shot-request-${name}`);
+      if (existsSync(req) && !shots.has(name)) {
+        shots.add(name);
+        await page.screenshot({ path: join(resultsDir, `vscode-${name}.png`) });
+        writeFileSync(join(resultsDir, `shot-done-${name}`), 'ok');
+      }
+    }
+    return existsSync(resultsFile);
+  }, deadlineMs, 'the VS Code suite did not finish before the deadline');
+  await page.screenshot({ path: join(resultsDir, 'vscode-final.png') });
+  code = finish();
+} catch (e) {
+  console.error(String(e && e.message ? e.message : e));
+  console.error(serverLog.split('\n').slice(-40).join('\n'));
+  writeFileSync(resultsFile, JSON.stringify({ passes: 0, failures: 1, failureList: [{ title: 'harness', error: String(e) }] }));
+  code = 1;
+} finally {
+  await browser?.close().catch(() => undefined);
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
+  for (const f of ['shot-request-hover', 'shot-done-hover']) rmSync(join(resultsDir, f), { force: true });
+}
+process.exit(code);
+
+function finish() {
+  if (!existsSync(resultsFile)) return 1;
+  const r = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  for (const f of r.failureList ?? []) console.log(`  FAILED ${f.title}: ${f.error}`);
+  console.log(`VS Code suite: ${r.passes} passing, ${r.failures} failing`);
+  return r.failures === 0 && r.passes > 0 ? 0 : 1;
+}
+
+async function waitFor(check, ms, what) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(what);
+}

@@ -1,0 +1,64 @@
+// `npm test`: type check, lint (zero warnings), build, then every test tier, ending with one summary line
+// "N passed, N failed". Tiers: unit, differential (DynamoDB Local), lsp (spawns dist/server.js), reconcile
+// (DynamoDB Local), vscode (the extension suite inside a real VS Code via code-server).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const only = process.argv.slice(2);
+const want = (tier) => only.length === 0 || only.includes(tier);
+let passed = 0;
+let failed = 0;
+const problems = [];
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name}: ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) problems.push(`${name} exited ${r.status ?? r.signal}`);
+  return r.status === 0;
+}
+
+if (want('check')) {
+  if (step('typecheck', 'npx', ['tsc', '--noEmit', '-p', '.'])) passed++; else failed++;
+  if (step('lint', 'npx', ['eslint', '.', '--max-warnings', '0'])) passed++; else failed++;
+}
+if (!step('build', 'node', ['esbuild.mjs'])) {
+  console.log(`\n${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'dynalint-test-'));
+const mochaTiers = ['unit', 'differential', 'lsp', 'reconcile'].filter(want).filter((t) => existsSync(join('test', t)));
+if (mochaTiers.length) {
+  const stats = join(tmp, 'mocha.json');
+  step('mocha', 'npx', ['mocha', '--reporter', './test/support/summary-reporter.cjs', ...mochaTiers.map((t) => `test/${t}/**/*.test.ts`)], {
+    DYNALINT_STATS: stats,
+  });
+  if (existsSync(stats)) {
+    const s = JSON.parse(readFileSync(stats, 'utf8'));
+    passed += s.passes;
+    failed += s.failures;
+    if (s.pending) problems.push(`${s.pending} pending tests`);
+  } else {
+    failed++;
+    problems.push('mocha wrote no summary');
+  }
+}
+
+if (want('vscode') && existsSync('test/vscode')) {
+  const out = join(tmp, 'vscode.json');
+  step('vscode suite', 'node', ['scripts/run-vscode-tests.mjs'], { DYNALINT_VSCODE_RESULTS: out });
+  if (existsSync(out)) {
+    const s = JSON.parse(readFileSync(out, 'utf8'));
+    passed += s.passes;
+    failed += s.failures;
+  } else {
+    failed++;
+    problems.push('the VS Code suite wrote no results');
+  }
+}
+
+if (problems.length) console.log(`\nProblems:\n- ${problems.join('\n- ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || problems.length > 0 ? 1 : 0);

@@ -1,0 +1,140 @@
+/**
+ * The extension in a real VS Code: diagnostics on open, a quick fix applied, completion inside an expression string,
+ * a snippet inserted and linted clean, and a hover over a squiggle captured as a screenshot artifact.
+ * Waits on events or polls with a deadline; never sleeps a fixed time.
+ */
+import { strict as assert } from 'node:assert';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+
+const workspace = (): string => vscode.workspace.workspaceFolders![0].uri.fsPath;
+
+async function until<T>(what: string, get: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise<void>((resolve) => {
+      const sub = vscode.languages.onDidChangeDiagnostics(() => {
+        sub.dispose();
+        resolve();
+      });
+      setTimeout(() => {
+        sub.dispose();
+        resolve();
+      }, 200);
+    });
+  }
+}
+
+function codeOf(d: vscode.Diagnostic): string | undefined {
+  const c = d.code;
+  if (typeof c === 'object' && c !== null) return String(c.value);
+  return c === undefined ? undefined : String(c);
+}
+
+const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dynalint');
+
+async function open(name: string): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(workspace(), name)));
+  return vscode.window.showTextDocument(doc);
+}
+
+describe('Dynalint in VS Code', () => {
+  before(async () => {
+    const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'dynalint');
+    assert.ok(ext, 'the extension is loaded');
+    await ext.activate();
+  });
+
+  it('flags an unguarded counter transaction in JSON with rule id, docs link and source', async () => {
+    const editor = await open('like.json');
+    const diag = await until('unguarded-add-in-transaction', () =>
+      ours(editor.document.uri).find((d) => codeOf(d) === 'unguarded-add-in-transaction'),
+    );
+    assert.equal(diag.severity, vscode.DiagnosticSeverity.Warning);
+    const target = typeof diag.code === 'object' ? diag.code.target.toString() : '';
+    assert.match(target, /unguarded-add-in-transaction/);
+    assert.ok(!diag.message.includes('unguarded-add-in-transaction'), 'the message does not repeat the id');
+  });
+
+  it('applies the quick fix that guards the child Put', async () => {
+    const editor = await open('like.json');
+    const diag = await until('diagnostic', () => ours(editor.document.uri).find((d) => codeOf(d) === 'unguarded-add-in-transaction'));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      editor.document.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
+    const fix = actions.find((a) => a.edit && /attribute_not_exists/.test(a.title));
+    assert.ok(fix, `a guard fix is offered (got: ${actions.map((a) => a.title).join(' | ')})`);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+    assert.match(editor.document.getText(), /"ConditionExpression": "attribute_not_exists\(SK\)"/);
+    await until('the warning to clear', () =>
+      ours(editor.document.uri).some((d) => codeOf(d) === 'unguarded-add-in-transaction') ? undefined : true,
+    );
+  });
+
+  it('reports a bare reserved word in TypeScript and fixes it with a #name placeholder', async () => {
+    const editor = await open('status.ts');
+    const diag = await until('reserved-word', () => ours(editor.document.uri).find((d) => codeOf(d) === 'reserved-word'));
+    assert.equal(diag.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(editor.document.getText(diag.range), 'status');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      editor.document.uri,
+      diag.range,
+    );
+    const fix = actions.find((a) => a.edit && a.kind?.value.startsWith('quickfix') && /#/.test(a.title));
+    assert.ok(fix, `a placeholder fix is offered (got: ${actions.map((a) => a.title).join(' | ')})`);
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+    const text = editor.document.getText();
+    assert.match(text, /UpdateExpression: 'SET #status = :s'/);
+    assert.match(text, /ExpressionAttributeNames: \{ '#status': 'status' \}/);
+    await until('the error to clear', () => (ours(editor.document.uri).some((d) => codeOf(d) === 'reserved-word') ? undefined : true));
+  });
+
+  it('warns about SET x = x + :n in Python', async () => {
+    const editor = await open('plays.py');
+    const diag = await until('set-without-if-not-exists', () =>
+      ours(editor.document.uri).find((d) => codeOf(d) === 'set-without-if-not-exists'),
+    );
+    assert.match(editor.document.getText(diag.range), /play_count/);
+  });
+
+  it('completes functions and placeholders inside an expression string', async () => {
+    const editor = await open('plays.py');
+    const text = editor.document.getText();
+    const at = editor.document.positionAt(text.indexOf('SET play_count') + 'SET '.length);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, at);
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes(':one'), `:one offered (got ${labels.slice(0, 20).join(', ')})`);
+    assert.ok(labels.some((l) => /^if_not_exists/.test(l)), 'if_not_exists offered');
+  });
+
+  it('inserts the guarded-like snippet and it lints clean', async () => {
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: '' });
+    const editor = await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('editor.action.insertSnippet', { langId: 'json', name: 'dynalint: guarded like transaction' });
+    await until('the snippet text', () => (doc.getText().includes('TransactItems') ? true : undefined));
+    assert.match(doc.getText(), /attribute_not_exists/);
+    // Give the server the version: poll until the diagnostics for this version settle to none of ours.
+    await until('no dynalint diagnostics', () => (ours(editor.document.uri).length === 0 ? true : undefined));
+  });
+
+  it('shows a hover over a squiggle (screenshot artifact)', async () => {
+    const editor = await open('plays.py');
+    const diag = await until('diagnostic', () => ours(editor.document.uri)[0]);
+    editor.selection = new vscode.Selection(diag.range.start, diag.range.start);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, diag.range.start);
+    assert.ok(hovers.length > 0, 'a hover is provided');
+    await vscode.commands.executeCommand('editor.action.showHover');
+    const artifacts = process.env.DYNALINT_TEST_ARTIFACTS;
+    assert.ok(artifacts, 'the harness names an artifacts folder');
+    writeFileSync(join(artifacts, 'shot-request-hover'), 'hover');
+    await until('the screenshot', () => (existsSync(join(artifacts, 'shot-done-hover')) ? true : undefined), 20_000);
+  });
+});
