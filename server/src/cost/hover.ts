@@ -1,0 +1,69 @@
+/**
+ * The cost hover: short, scannable Markdown over `estimate()`. The LSP layer shows it when the cursor is on the
+ * operation name, the `TransactItems` key or an expression key of a request.
+ */
+import type { RequestSite } from '../extract/model';
+import type { DynalintSettings } from '../protocol/settings';
+import { CostEstimate, OperationEstimate, estimate, formatBytes } from './estimate';
+
+/** USD with up to 3 significant digits and at least 2 decimals: `$2.50`, `$0.70`, `$0.0625`, `$0.0000025`. */
+export function formatUsd(x: number): string {
+  if (x === 0) return '$0';
+  if (x >= 1) return `$${x.toFixed(2)}`;
+  const digits = Math.min(12, 1 - Math.floor(Math.log10(x)) + 1);
+  return `$${x.toFixed(digits).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
+}
+
+export function formatUnits(n: number, unit: string): string {
+  return `${Number.isInteger(n) ? n : n.toFixed(1)} ${unit}`;
+}
+
+function label(o: OperationEstimate): string {
+  const where = o.table ? ` \`${o.table}\`` : '';
+  return `${o.kind}${where}`;
+}
+
+function sizeCell(o: OperationEstimate): string {
+  if (o.kind === 'Query' || o.kind === 'Scan') {
+    return `${o.itemsKnown ? '' : '~'}${o.items} × ${formatBytes(o.size.bytes)}${o.size.source === 'assumed' ? ' (assumed)' : ''}`;
+  }
+  const per = `${formatBytes(o.size.bytes)}${o.size.source === 'assumed' ? ' (assumed)' : ''}`;
+  return o.items === 1 ? per : `${o.items} × ${per}`;
+}
+
+function unitsCell(o: OperationEstimate): string {
+  const how = o.consistency === 'transactional' || (o.transactional && o.unit === 'WCU') ? 'transactional' : o.consistency;
+  return formatUnits(o.units, o.unit) + (how ? ` (${how})` : '');
+}
+
+function unitsSummary(e: CostEstimate): string {
+  const parts: string[] = [];
+  if (e.wcu) parts.push(formatUnits(e.wcu, 'WCU'));
+  if (e.rcu) parts.push(formatUnits(e.rcu, 'RCU'));
+  return parts.join(' + ') || '0';
+}
+
+/** Markdown for a hover, from an estimate (exposed for the LSP and tests). */
+export function renderCostHover(e: CostEstimate): string {
+  const itemsTouched = e.operations.reduce((a, o) => a + o.items, 0);
+  const anyGuess = e.operations.some((o) => !o.itemsKnown);
+  const lines: string[] = [`**${e.api}** · cost estimate · ${anyGuess ? '~' : ''}${itemsTouched} item${itemsTouched === 1 ? '' : 's'} touched`, ''];
+  if (!e.estimated) {
+    lines.push('_The request shows no item-level operations to price (PartiQL statements or unreadable items)._');
+    return lines.join('\n');
+  }
+  lines.push('| operation | item size | units |', '|---|---|---|');
+  for (const o of e.operations) lines.push(`| ${label(o)} | ${sizeCell(o)} | ${unitsCell(o)} |`);
+  lines.push('');
+  const region = e.prices.source === 'fallback' ? `us-east-1 prices; no prices known for ${e.prices.region}` : e.prices.region;
+  lines.push(`**Per call:** ${unitsSummary(e)} · **on-demand:** ${formatUsd(e.onDemand.perMillion)} per million calls (${region})`);
+  lines.push(`**Provisioned** for 1 call/s: ${formatUsd(e.provisioned.perHour)}/hour (${formatUsd(e.provisioned.perMonth)}/month)`);
+  if (e.assumptions.length) lines.push('', ...e.assumptions.map((a) => `_${a}_`));
+  if (e.advice.length) lines.push('', ...e.advice.map((a) => `- ${a}`));
+  return lines.join('\n');
+}
+
+/** Markdown hover: operation, items touched, sizes (known or assumed), units per call, cost per million, advice. */
+export function costHover(site: RequestSite, settings: DynalintSettings): string {
+  return renderCostHover(estimate(site, settings));
+}

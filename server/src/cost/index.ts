@@ -1,0 +1,17 @@
+// Public surface of the cost model: pure (no vscode, no LSP).
+export { itemSize, valueSize, numberSize, base64DecodedLength } from './size';
+export type { SizeResult } from './size';
+export { DEFAULT_PRICES, FALLBACK_REGION, resolvePrices } from './prices';
+export type { ResolvedPrices } from './prices';
+export {
+  estimate,
+  readUnits,
+  writeUnits,
+  formatBytes,
+  ASSUMED_ITEMS_READ,
+  HOURS_PER_MONTH,
+  READ_UNIT_BYTES,
+  WRITE_UNIT_BYTES,
+} from './estimate';
+export type { Consistency, CostEstimate, ItemSizeInfo, OperationEstimate } from './estimate';
+export { costHover, renderCostHover, formatUsd, formatUnits } from './hover';
