@@ -50,7 +50,9 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  void main().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

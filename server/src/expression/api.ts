@@ -22,7 +22,13 @@ export interface ValueInfo {
   type: AttrType;
   /** For literal numbers and strings: the scalar text (used for BETWEEN ordering, 38 digits...). */
   text?: string;
-  /** Element types of a list/set, when known (for nested checks). */
+  /** For binary literals, the bytes when known (BETWEEN ordering). */
+  bytes?: Uint8Array;
+  /**
+   * Elements of a list or set (values of a map), when the literal is fully known: enables the empty-set and
+   * 38-digit checks inside collections. Absent when unknown.
+   */
+  items?: ValueInfo[];
 }
 
 export interface ExpressionRequest {
@@ -32,7 +38,15 @@ export interface ExpressionRequest {
   names?: { map: Record<string, string>; complete: boolean };
   /** `ExpressionAttributeValues`; same convention. */
   values?: { map: Record<string, ValueInfo>; complete: boolean };
-  /** Key attribute names, when known (from the Key map: its attribute names). Enables key-update and key-condition checks. */
+  /**
+   * Expression fields present in the request whose text is not statically known (variables, calls): with any, the
+   * validator cannot tell that a name/value is unused, so it stays silent about it.
+   */
+  unknownExpressions?: ExpressionField[];
+  /**
+   * Key attribute names, when known (from the Key map: its attribute names; for a Query, the keys of the table or index
+   * queried). Enables key-update, key-condition and Query-filter checks.
+   */
   keyAttributes?: { partition?: string; sort?: string; all: string[] };
 }
 

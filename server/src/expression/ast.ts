@@ -120,6 +120,11 @@ export interface SyntaxError extends Span {
   message: string;
   /** The offending token text (`<EOF>` at the end). */
   token: string;
+  /**
+   * What went wrong: a grammar error (`syntax`), an empty expression (`empty`), nesting beyond what DynamoDB can accept
+   * (`nesting`), or an analyser failure (`internal`, never expected).
+   */
+  reason?: 'syntax' | 'empty' | 'nesting' | 'internal';
 }
 
 export interface ParseResult {
