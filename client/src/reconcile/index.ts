@@ -1,0 +1,281 @@
+/**
+ * "Dynalint: Reconcile Reference Counts" (`dynalint.reconcile`): pick a connection, a table, the pattern (prefilled
+ * from a code lens) and a scope; run the engine in the extension host with a cancellable progress notification; show
+ * the results page; export JSON/CSV; repair selected parents after a modal confirmation.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import type { ConnectionSetting } from '../../../server/src/protocol/settings';
+import type { ReconcileLensArgs } from '../../../server/src/reconcile/lens';
+import {
+  CounterPattern,
+  ReconcileError,
+  ReconcileReport,
+  Scope,
+  createClient,
+  formatRepair,
+  reconcile,
+  repair,
+  toCsv,
+} from '../../../server/src/reconcile';
+import { reconcileHtml } from './html';
+
+export const RECONCILE_COMMAND = 'dynalint.reconcile';
+
+export interface ReconcileDeps {
+  output?: vscode.LogOutputChannel;
+  /** How a connection becomes a client (tests point it at DynamoDB Local). */
+  createClient?: (c: ConnectionSetting) => DynamoDBClient;
+}
+
+/** Arguments the command accepts (from a code lens, or from tests to skip the pickers). */
+export interface ReconcileCommandArgs extends Partial<ReconcileLensArgs> {
+  connection?: string;
+  shardPrefix?: string;
+  scope?: Scope;
+  consistent?: boolean;
+  maxRcu?: number;
+}
+
+export function registerReconcile(context: vscode.ExtensionContext, deps: ReconcileDeps = {}): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(RECONCILE_COMMAND, (args?: ReconcileCommandArgs) => runCommand(context, deps, args ?? {})),
+  );
+}
+
+function connections(): ConnectionSetting[] {
+  const list = vscode.workspace.getConfiguration('dynalint').get<ConnectionSetting[]>('connections') ?? [];
+  return list.filter((c) => c && typeof c.name === 'string');
+}
+
+function connectionLabel(c: ConnectionSetting): string {
+  return [c.endpoint, c.region, c.profile && `profile ${c.profile}`].filter(Boolean).join(' · ') || 'default AWS credentials';
+}
+
+async function pickConnection(name?: string): Promise<ConnectionSetting | undefined> {
+  const list = connections();
+  const named = name ? list.find((c) => c.name === name) : undefined;
+  if (named) return named;
+  if (list.length === 1 && !name) return list[0];
+  const local: ConnectionSetting = { name: 'DynamoDB Local (localhost:8000)', endpoint: 'http://localhost:8000', region: 'us-east-1' };
+  const items = [...list, local].map((c) => ({ label: c.name, description: connectionLabel(c), c }));
+  const settings = { label: '$(gear) Edit dynalint.connections…', description: 'name, region, profile, endpoint', c: undefined };
+  const pick = await vscode.window.showQuickPick([...items, settings], { placeHolder: 'Reconcile: pick a connection', ignoreFocusOut: true });
+  if (pick && !pick.c) await vscode.commands.executeCommand('workbench.action.openSettings', 'dynalint.connections');
+  return pick?.c;
+}
+
+async function listTables(client: DynamoDBClient): Promise<string[]> {
+  const out: string[] = [];
+  let start: string | undefined;
+  do {
+    const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
+    out.push(...(page.TableNames ?? []));
+    start = page.LastEvaluatedTableName;
+  } while (start);
+  return out;
+}
+
+async function pickTable(client: DynamoDBClient, preferred?: string): Promise<string | undefined> {
+  const tables = await listTables(client);
+  if (preferred && tables.includes(preferred)) tables.unshift(...tables.splice(tables.indexOf(preferred), 1));
+  const items = tables.map((t) => ({ label: t, description: t === preferred ? 'from the code' : undefined }));
+  return (await vscode.window.showQuickPick(items, { placeHolder: tables.length ? 'Reconcile: pick a table' : 'No tables on this connection', ignoreFocusOut: true }))?.label;
+}
+
+async function input(prompt: string, value: string | undefined, optional = false): Promise<string | undefined> {
+  return vscode.window.showInputBox({
+    prompt,
+    value,
+    ignoreFocusOut: true,
+    validateInput: (v) => (optional || v.trim() ? undefined : 'Required'),
+  });
+}
+
+async function pickPattern(args: ReconcileCommandArgs): Promise<CounterPattern | undefined> {
+  if (args.counter && (args.childPrefix || args.shardPrefix) && (args.parentSk || args.shardPrefix)) {
+    // From a code lens: confirm the one value the code may not show (the parent's sort key) and go.
+    const parentSk = args.parentSk ?? (await input(`Sort key value of the parent item holding ${args.counter}`, 'META'));
+    if (parentSk === undefined) return undefined;
+    return { parentSk, counter: args.counter, ...(args.childPrefix ? { childPrefix: args.childPrefix } : { shardPrefix: args.shardPrefix }) };
+  }
+  const kind = await vscode.window.showQuickPick(
+    [
+      { label: 'Parent counter vs its children', detail: 'e.g. likeTally on SK = META vs the number of LIKE#… items', k: 'children' as const },
+      { label: 'Roll-up vs its counter shards', detail: 'e.g. play_count on SK = STATS#TOTAL vs the sum over STATS#TOTAL#0..N', k: 'shards' as const },
+    ],
+    { placeHolder: 'Reconcile: what is counted?', ignoreFocusOut: true },
+  );
+  if (!kind) return undefined;
+  const parentSk = await input('Sort key value of the parent item', args.parentSk ?? (kind.k === 'children' ? 'META' : 'STATS#TOTAL'));
+  if (parentSk === undefined) return undefined;
+  const counter = await input('Counter attribute', args.counter ?? (kind.k === 'children' ? 'likeTally' : 'play_count'));
+  if (counter === undefined) return undefined;
+  if (kind.k === 'children') {
+    const childPrefix = await input('Sort-key prefix of the children', args.childPrefix ?? 'LIKE#');
+    return childPrefix === undefined ? undefined : { parentSk, counter, childPrefix };
+  }
+  const shardPrefix = await input('Sort-key prefix of the shards', args.shardPrefix ?? `${parentSk}#`);
+  return shardPrefix === undefined ? undefined : { parentSk, counter, shardPrefix };
+}
+
+async function pickScope(): Promise<Scope | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    [
+      { label: 'Whole table', detail: 'Parallel Scan: reads (and bills) every item of the table once', k: 'table' as const },
+      { label: 'Partition keys…', detail: 'Only the parents you name: reads their children only', k: 'keys' as const },
+      { label: 'Partition-key prefix…', detail: 'Up to N partitions whose key begins with a prefix', k: 'prefix' as const },
+    ],
+    { placeHolder: 'Reconcile: which parents?', ignoreFocusOut: true },
+  );
+  if (!pick) return undefined;
+  if (pick.k === 'table') {
+    const seg = await input('Parallel Scan segments', '4');
+    return seg === undefined ? undefined : { kind: 'table', segments: Math.max(1, Math.floor(Number(seg)) || 1) };
+  }
+  if (pick.k === 'keys') {
+    const keys = await input('Partition key values, separated by commas', 'POST#a91f');
+    return keys === undefined ? undefined : { kind: 'keys', keys: keys.split(',').map((k) => k.trim()).filter(Boolean) };
+  }
+  const prefix = await input('Partition-key prefix', 'POST#');
+  if (prefix === undefined) return undefined;
+  const limit = await input('At most this many partitions', '100');
+  return limit === undefined ? undefined : { kind: 'prefix', prefix, limit: Math.max(1, Math.floor(Number(limit)) || 100) };
+}
+
+async function runCommand(context: vscode.ExtensionContext, deps: ReconcileDeps, args: ReconcileCommandArgs): Promise<ReconcileReport | undefined> {
+  const log = deps.output;
+  const conn = await pickConnection(args.connection);
+  if (!conn) return undefined;
+  const client = (deps.createClient ?? ((c: ConnectionSetting) => createClient(c)))(conn);
+  let keepClient = false;
+  try {
+    const table = args.table && args.scope ? args.table : await pickTable(client, args.table);
+    if (!table) return undefined;
+    const pattern = await pickPattern(args);
+    if (!pattern) return undefined;
+    const scope = args.scope ?? (await pickScope());
+    if (!scope) return undefined;
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Reconciling ${table}`, cancellable: true },
+      async (progress, token) => {
+        const ac = new AbortController();
+        token.onCancellationRequested(() => ac.abort());
+        return reconcile(client, {
+          table,
+          pattern,
+          scope,
+          consistent: args.consistent,
+          maxRcu: args.maxRcu,
+          signal: ac.signal,
+          onProgress: (p) =>
+            progress.report({
+              message: `${p.partitionsDone}${p.partitionsTotal !== undefined ? '/' + p.partitionsTotal : ''} partitions, ${p.itemsRead} items read, ${p.consumedRcu.toFixed(1)} RCU`,
+            }),
+        });
+      },
+    );
+    log?.info(`reconcile ${table}: ${report.drifted.length} drifted of ${report.checked}; ${report.itemsRead} items, ${report.consumedRcu} RCU`);
+    keepClient = true;
+    showReport(context, deps, client, conn, report);
+    return report;
+  } catch (e) {
+    const message = e instanceof ReconcileError ? e.message : `Reconcile failed: ${(e as Error).message ?? String(e)}`;
+    log?.error(message);
+    void vscode.window.showErrorMessage(`Dynalint: ${message}`);
+    return undefined;
+  } finally {
+    if (!keepClient) client.destroy();
+  }
+}
+
+function showReport(context: vscode.ExtensionContext, deps: ReconcileDeps, client: DynamoDBClient, conn: ConnectionSetting, report: ReconcileReport): void {
+  const panel = vscode.window.createWebviewPanel('dynalint.reconcile', `Reconcile ${report.table}`, vscode.ViewColumn.Active, {
+    enableScripts: true,
+    retainContextWhenHidden: true,
+  });
+  const repairable = report.pattern.parentSk !== undefined;
+  panel.webview.html = reconcileHtml(report, {
+    nonce: randomBytes(16).toString('base64'),
+    cspSource: panel.webview.cspSource,
+    repairable,
+    connection: `${conn.name} (${connectionLabel(conn)})`,
+  });
+  panel.onDidDispose(() => client.destroy(), undefined, context.subscriptions);
+  panel.webview.onDidReceiveMessage(
+    async (m: { type: string; format?: string; rows?: number[] }) => {
+      if (m.type === 'export') await exportReport(report, m.format === 'csv' ? 'csv' : 'json');
+      if (m.type === 'repair' && repairable && m.rows?.length) {
+        const outcomes = await repairRows(deps, client, report, m.rows);
+        if (outcomes) void panel.webview.postMessage({ type: 'repaired', outcomes });
+      }
+    },
+    undefined,
+    context.subscriptions,
+  );
+}
+
+async function exportReport(report: ReconcileReport, format: 'json' | 'csv'): Promise<void> {
+  const uri = await vscode.window.showSaveDialog({
+    defaultUri: vscode.Uri.file(`reconcile-${report.table}.${format}`),
+    filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+  });
+  if (!uri) return;
+  const text = format === 'csv' ? toCsv(report) : JSON.stringify(report, null, 2) + '\n';
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+}
+
+/** The modal confirmation, then the conditional writes; returns what to show per row. */
+export async function repairRows(
+  deps: ReconcileDeps,
+  client: DynamoDBClient,
+  report: ReconcileReport,
+  rows: number[],
+): Promise<Array<{ index: number; text: string; ok: boolean }> | undefined> {
+  const chosen = rows.map((i) => ({ index: i, row: report.drifted[i] })).filter((x) => x.row);
+  if (!chosen.length) return undefined;
+  const n = chosen.length;
+  const answer = await vscode.window.showWarningMessage(
+    `Write ${report.pattern.counter} on ${n} item${n === 1 ? '' : 's'} in ${report.table}?`,
+    {
+      modal: true,
+      detail:
+        `Each parent is re-counted with consistent reads, then its ${report.pattern.counter} is set to the count only if it still ` +
+        'holds the value just read. A parent that changes meanwhile is skipped, never overwritten. Nothing else is written.',
+    },
+    `Write ${n} item${n === 1 ? '' : 's'}`,
+  );
+  if (!answer) return undefined;
+  const pkName = Object.keys(chosen[0].row.key)[0];
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Repairing ${report.table}`, cancellable: true },
+    async (progress, token) => {
+      const ac = new AbortController();
+      token.onCancellationRequested(() => ac.abort());
+      return repair(client, {
+        table: report.table,
+        pattern: report.pattern,
+        parents: chosen.map((c) => c.row.key[pkName]),
+        signal: ac.signal,
+        onProgress: (done, total) => progress.report({ message: `${done}/${total}`, increment: 100 / total }),
+      });
+    },
+  );
+  deps.output?.info(formatRepair(result));
+  void vscode.window.showInformationMessage(`Dynalint: ${result.written} of ${n} counter(s) written.`);
+  return result.results.map((r, i) => {
+    const o = r.outcome;
+    const text =
+      o.status === 'repaired'
+        ? `✔ ${o.from ?? 'missing'} → ${o.to}`
+        : o.status === 'already-correct'
+          ? `already ${o.value}`
+          : o.status === 'changed'
+            ? 'skipped: changed meanwhile'
+            : o.status === 'no-parent'
+              ? 'skipped: no parent item'
+              : `not attempted (${o.reason})`;
+    return { index: chosen[i].index, text, ok: o.status === 'repaired' || o.status === 'already-correct' };
+  });
+}

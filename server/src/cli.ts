@@ -1,0 +1,56 @@
+/**
+ * `dynalint <command> ...`: a small dispatcher. Each command lives in `cli/<command>.ts` as a `Command`
+ * (argv, io) -> exit code, so tests run them in-process and the bundle (dist/cli.js) runs them from a shell.
+ */
+import type { CliIO, Command } from './cli/command';
+import { EXIT } from './cli/command';
+import { lintCommand } from './cli/lint';
+import { runReconcileCli } from './cli/reconcile';
+import { demoCommand } from './cli/demo';
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  lint: { run: lintCommand, summary: 'lint DynamoDB requests in source files (stylish, json or sarif)' },
+  reconcile: { run: runReconcileCli, summary: 'find (and repair) reference counts that drifted from their children' },
+  demo: { run: demoCommand, summary: 'start DynamoDB Local, seed a Social table, lint examples/ and reconcile it' },
+};
+
+export const USAGE = `Usage: dynalint <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join('\n')}
+
+Run \`dynalint <command> --help\` for a command's options.
+`;
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io[name === undefined ? 'stderr' : 'stdout'](USAGE);
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version') {
+    io.stdout('0.1.0\n');
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`dynalint: unknown command "${name}"\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  return command.run(rest, io);
+}
+
+if (require.main === module) {
+  const io: CliIO = { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+  main(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`dynalint: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.exitCode = EXIT.usage;
+    },
+  );
+}

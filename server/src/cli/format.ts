@@ -1,0 +1,213 @@
+/**
+ * Report formats of `dynalint lint`: stylish (ESLint-like, for people), json (LSP-like 0-based ranges, for scripts),
+ * sarif (2.1.0, for GitHub code scanning and other SARIF viewers).
+ */
+import { pathToFileURL } from 'node:url';
+import type { Log, ReportingDescriptor, Result } from 'sarif';
+import type { Range } from '../extract/model';
+import type { Finding, Rule, Severity } from '../rules/types';
+
+export const FORMATS = ['stylish', 'json', 'sarif'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface FileReport {
+  /** Path relative to the working directory, with `/` separators. */
+  file: string;
+  text: string;
+  findings: Finding[];
+}
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** 0-based line/character (UTF-16) positions for offsets of one text; line starts computed once. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+  constructor(text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) this.starts.push(i + 1);
+      else if (c === 13 && text.charCodeAt(i + 1) !== 10) this.starts.push(i + 1);
+    }
+  }
+  positionAt(offset: number): Position {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: offset - this.starts[lo] };
+  }
+  range(r: Range): { start: Position; end: Position } {
+    return { start: this.positionAt(r.start), end: this.positionAt(r.end) };
+  }
+}
+
+export interface Counts {
+  errors: number;
+  warnings: number;
+  infos: number;
+  fixableErrors: number;
+  fixableWarnings: number;
+}
+
+export function countFindings(reports: FileReport[]): Counts {
+  const c: Counts = { errors: 0, warnings: 0, infos: 0, fixableErrors: 0, fixableWarnings: 0 };
+  for (const r of reports) {
+    for (const f of r.findings) {
+      const fixable = (f.fixes ?? []).some((x) => x.safe);
+      if (f.severity === 'error') {
+        c.errors++;
+        if (fixable) c.fixableErrors++;
+      } else if (f.severity === 'warning') {
+        c.warnings++;
+        if (fixable) c.fixableWarnings++;
+      } else c.infos++;
+    }
+  }
+  return c;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function formatStylish(reports: FileReport[]): string {
+  const lines: string[] = [];
+  for (const r of reports) {
+    if (!r.findings.length) continue;
+    const index = new LineIndex(r.text);
+    const rows = sortFindings(r.findings).map((f) => {
+      const p = index.positionAt(f.range.start);
+      return [`${p.line + 1}:${p.character + 1}`, f.severity, f.message.replace(/\s*\n\s*/g, ' '), f.ruleId];
+    });
+    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
+    lines.push(r.file);
+    for (const row of rows) lines.push(`  ${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`);
+    lines.push('');
+  }
+  const c = countFindings(reports);
+  const total = c.errors + c.warnings + c.infos;
+  if (total === 0) return '';
+  const parts = [plural(c.errors, 'error'), plural(c.warnings, 'warning')];
+  if (c.infos) parts.push(`${c.infos} info`);
+  lines.push(`✖ ${plural(total, 'problem')} (${parts.join(', ')})`);
+  if (c.fixableErrors + c.fixableWarnings > 0) {
+    lines.push(`  ${plural(c.fixableErrors, 'error')} and ${plural(c.fixableWarnings, 'warning')} potentially fixable with the \`--fix\` option.`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || a.ruleId.localeCompare(b.ruleId));
+}
+
+export interface JsonDiagnostic {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  range: { start: Position; end: Position };
+}
+
+export function toJson(reports: FileReport[]): { file: string; diagnostics: JsonDiagnostic[] }[] {
+  return reports.map((r) => {
+    const index = new LineIndex(r.text);
+    return {
+      file: r.file,
+      diagnostics: sortFindings(r.findings).map((f) => ({ ruleId: f.ruleId, severity: f.severity, message: f.message, range: index.range(f.range) })),
+    };
+  });
+}
+
+export function formatJson(reports: FileReport[]): string {
+  return JSON.stringify(toJson(reports), null, 2) + '\n';
+}
+
+const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
+
+export interface ToolInfo {
+  name: string;
+  version: string;
+  informationUri: string;
+}
+
+/** SARIF 2.1.0 log: one run, the rules that exist (metadata for code scanning), one result per finding. */
+export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool: ToolInfo): Log {
+  const used = new Set(reports.flatMap((r) => r.findings.map((f) => f.ruleId)));
+  const known = new Map(rules.map((r) => [r.id, r]));
+  const ids = [...new Set([...rules.map((r) => r.id), ...used])].sort();
+  const descriptors: ReportingDescriptor[] = ids.map((id) => {
+    const rule = known.get(id);
+    if (!rule) return { id };
+    const level = rule.meta.defaultSeverity === 'off' ? 'none' : SARIF_LEVEL[rule.meta.defaultSeverity];
+    return {
+      id,
+      name: id.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
+      shortDescription: { text: rule.meta.description },
+      helpUri: rule.meta.docs,
+      help: { text: `${rule.meta.description} See ${rule.meta.docs}` },
+      defaultConfiguration: { level, enabled: rule.meta.defaultSeverity !== 'off' },
+      properties: { category: rule.meta.category, fixable: rule.meta.fixable, tags: ['dynamodb', rule.meta.category] },
+    };
+  });
+  const ruleIndex = new Map(ids.map((id, i) => [id, i]));
+  const results: Result[] = [];
+  for (const r of reports) {
+    const index = new LineIndex(r.text);
+    const artifactLocation = { uri: encodeURI(r.file), uriBaseId: 'SRCROOT' };
+    const region = (range: Range) => {
+      const s = index.positionAt(range.start);
+      const e = index.positionAt(range.end);
+      return { startLine: s.line + 1, startColumn: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1 };
+    };
+    for (const f of sortFindings(r.findings)) {
+      const result: Result = {
+        ruleId: f.ruleId,
+        ruleIndex: ruleIndex.get(f.ruleId),
+        level: SARIF_LEVEL[f.severity],
+        message: { text: f.message },
+        locations: [{ physicalLocation: { artifactLocation, region: region(f.range) } }],
+      };
+      if (f.related?.length) {
+        result.relatedLocations = f.related.map((rel, i) => ({
+          id: i,
+          message: { text: rel.message },
+          physicalLocation: { artifactLocation, region: region(rel.range) },
+        }));
+      }
+      if (f.fixes?.length) {
+        result.fixes = f.fixes.map((fix) => ({
+          description: { text: fix.title },
+          artifactChanges: [
+            {
+              artifactLocation,
+              replacements: fix.edits.map((e) => ({ deletedRegion: { charOffset: e.range.start, charLength: e.range.end - e.range.start }, insertedContent: { text: e.newText } })),
+            },
+          ],
+        }));
+      }
+      results.push(result);
+    }
+  }
+  const root = pathToFileURL(cwd).href;
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: tool.name, version: tool.version, informationUri: tool.informationUri, rules: descriptors } },
+        originalUriBaseIds: { SRCROOT: { uri: root.endsWith('/') ? root : root + '/' } },
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+}
+
+export function formatReports(format: Format, reports: FileReport[], rules: Rule[], cwd: string, tool: ToolInfo): string {
+  if (format === 'json') return formatJson(reports);
+  if (format === 'sarif') return JSON.stringify(toSarif(reports, rules, cwd, tool), null, 2) + '\n';
+  return formatStylish(reports);
+}

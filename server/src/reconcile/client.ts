@@ -1,0 +1,259 @@
+/**
+ * Connecting, learning the key schema, and sending reads/writes with capacity accounting, throttling backoff
+ * (exponential, full jitter), cancellation and an RCU budget. Every AWS error leaves here as a ReconcileError with a
+ * message a user can act on.
+ */
+import {
+  AttributeValue,
+  ConsumedCapacity,
+  DescribeTableCommand,
+  DynamoDBClient,
+  DynamoDBServiceException,
+} from '@aws-sdk/client-dynamodb';
+import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { PlainKey, ReconcileError } from './types';
+
+export interface Connection {
+  region?: string;
+  profile?: string;
+  endpoint?: string;
+}
+
+function isLoopback(endpoint: string | undefined): boolean {
+  if (!endpoint) return false;
+  try {
+    const h = new URL(endpoint).hostname;
+    return h === 'localhost' || h === '127.0.0.1' || h === '[::1]' || h === '::1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A client on the AWS default credential chain (env, shared config and profiles, SSO, process, container, IMDS).
+ * DynamoDB Local on a loopback endpoint accepts any credentials: unless a profile or env credentials are given,
+ * placeholders are used there (the chain would otherwise end probing instance metadata).
+ */
+export function createClient(conn: Connection): DynamoDBClient {
+  const local = isLoopback(conn.endpoint);
+  const explicit = !!(conn.profile || process.env.AWS_ACCESS_KEY_ID || process.env.AWS_PROFILE);
+  const credentials =
+    local && !explicit ? { accessKeyId: 'local', secretAccessKey: 'local' } : fromNodeProviderChain(conn.profile ? { profile: conn.profile } : {});
+  return new DynamoDBClient({
+    region: conn.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? (local ? 'us-east-1' : undefined),
+    endpoint: conn.endpoint,
+    ...(conn.profile ? { profile: conn.profile } : {}),
+    credentials,
+    // Retries are ours (throttling only, with jitter, abortable and counted); connection errors fail fast.
+    maxAttempts: 1,
+  });
+}
+
+export interface KeySchema {
+  pk: string;
+  sk: string;
+  pkType: 'S' | 'N' | 'B';
+}
+
+export async function describeKeys(client: DynamoDBClient, table: string, signal?: AbortSignal): Promise<KeySchema> {
+  let out;
+  try {
+    out = await client.send(new DescribeTableCommand({ TableName: table }), { abortSignal: signal });
+  } catch (e) {
+    throw toReconcileError(e, table);
+  }
+  const schema = out.Table?.KeySchema ?? [];
+  const pk = schema.find((k) => k.KeyType === 'HASH')?.AttributeName;
+  const sk = schema.find((k) => k.KeyType === 'RANGE')?.AttributeName;
+  if (!pk) throw new ReconcileError(`Table "${table}" has no partition key in its description.`, 'aws');
+  if (!sk) {
+    throw new ReconcileError(
+      `Table "${table}" has no sort key: a parent and its children must share a partition, told apart by sort key.`,
+      'unsupported',
+    );
+  }
+  const types = new Map((out.Table?.AttributeDefinitions ?? []).map((d) => [d.AttributeName, d.AttributeType]));
+  if (types.get(sk) !== 'S') {
+    throw new ReconcileError(`Sort key "${sk}" of table "${table}" is not a string: prefixes like LIKE# need a string sort key.`, 'unsupported');
+  }
+  return { pk, sk, pkType: (types.get(pk) ?? 'S') as 'S' | 'N' | 'B' };
+}
+
+/** A partition key value typed for the table (`"42"` becomes `{N: "42"}` when the key is a number). */
+export function typedKey(value: string, type: KeySchema['pkType']): AttributeValue {
+  if (type === 'N') {
+    if (!/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value.trim())) throw new ReconcileError(`Partition key value "${value}" is not a number.`, 'bad-options');
+    return { N: value.trim() };
+  }
+  if (type === 'B') return { B: Buffer.from(value, 'base64') };
+  return { S: value };
+}
+
+export function plainValue(v: AttributeValue | undefined): string | number {
+  if (!v) return '';
+  if (v.S !== undefined) return v.S;
+  if (v.N !== undefined) return Number(v.N);
+  if (v.B !== undefined) return Buffer.from(v.B).toString('base64');
+  return JSON.stringify(v);
+}
+
+/** Stable text of a partition key value, for maps. */
+export function keyText(v: AttributeValue): string {
+  if (v.S !== undefined) return 'S:' + v.S;
+  if (v.N !== undefined) return 'N:' + v.N;
+  if (v.B !== undefined) return 'B:' + Buffer.from(v.B).toString('base64');
+  return JSON.stringify(v);
+}
+
+export function plainKey(keys: KeySchema, pk: AttributeValue, sk?: string): PlainKey {
+  const k: PlainKey = { [keys.pk]: plainValue(pk) };
+  if (sk !== undefined) k[keys.sk] = sk;
+  return k;
+}
+
+/** A counter value read from an item: null when missing, NaN-free number otherwise, or a note when not a number. */
+export function counterValue(v: AttributeValue | undefined): { value: number | null; note?: string } {
+  if (!v) return { value: null };
+  if (v.N !== undefined) return { value: Number(v.N) };
+  const type = Object.keys(v).find((k) => (v as unknown as Record<string, unknown>)[k] !== undefined) ?? '?';
+  return { value: null, note: `counter holds a ${type} value, not a number` };
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+const THROTTLES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'LimitExceededException',
+]);
+
+export function isAbort(e: unknown): boolean {
+  const name = (e as { name?: string } | undefined)?.name;
+  return name === 'AbortError';
+}
+
+export class Cancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'Cancelled';
+  }
+}
+
+export class BudgetReached extends Error {
+  constructor(readonly consumed: number, readonly budget: number) {
+    super(`RCU budget reached: ${consumed.toFixed(1)} of ${budget} consumed`);
+    this.name = 'BudgetReached';
+  }
+}
+
+function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Cancelled());
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Cancelled());
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface MeterOptions {
+  signal?: AbortSignal;
+  maxRcu?: number;
+  /** Throttling retries before giving up (default 10). */
+  maxRetries?: number;
+  /** First backoff ceiling in ms (default 50), doubling per retry up to 5 s. */
+  baseDelayMs?: number;
+}
+
+interface Capacity {
+  ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[];
+}
+
+/** Counts what a run consumed and sends each request under its rules. */
+export class Meter {
+  rcu = 0;
+  wcu = 0;
+  itemsRead = 0;
+  requests = 0;
+  retries = 0;
+
+  constructor(
+    readonly client: DynamoDBClient,
+    readonly table: string,
+    readonly opts: MeterOptions = {},
+  ) {}
+
+  /** Throws Cancelled / BudgetReached before a read that must not start. */
+  checkRead(): void {
+    if (this.opts.signal?.aborted) throw new Cancelled();
+    if (this.opts.maxRcu !== undefined && this.rcu >= this.opts.maxRcu) throw new BudgetReached(this.rcu, this.opts.maxRcu);
+  }
+
+  /**
+   * Send one command. `kind` decides the budget check (reads stop at the budget; writes do not count against it).
+   * Throttling and 5xx answers are retried with full-jitter exponential backoff; anything else is classified.
+   */
+  async send<O extends Capacity>(command: { input: unknown }, kind: 'read' | 'write'): Promise<O> {
+    for (let attempt = 0; ; attempt++) {
+      if (kind === 'read') this.checkRead();
+      else if (this.opts.signal?.aborted) throw new Cancelled();
+      try {
+        this.requests++;
+        // A write, once sent, is left to finish: it is conditional and its outcome is reported either way.
+        const out = (await this.client.send(command as Parameters<DynamoDBClient['send']>[0], kind === 'read' ? { abortSignal: this.opts.signal } : {})) as unknown as O;
+        this.account(out.ConsumedCapacity, kind);
+        return out;
+      } catch (e) {
+        if (isAbort(e) || this.opts.signal?.aborted) throw new Cancelled();
+        const name = (e as { name?: string }).name ?? '';
+        const status = (e as DynamoDBServiceException).$metadata?.httpStatusCode ?? 0;
+        const retryable = THROTTLES.has(name) || (status >= 500 && e instanceof DynamoDBServiceException);
+        if (!retryable || attempt >= (this.opts.maxRetries ?? 10)) throw e;
+        this.retries++;
+        const cap = Math.min(5000, (this.opts.baseDelayMs ?? 50) * 2 ** attempt);
+        await abortableDelay(Math.random() * cap, this.opts.signal);
+      }
+    }
+  }
+
+  /** `TOTAL` answers carry CapacityUnits only; none of our requests mixes reads and writes. */
+  private account(cc: ConsumedCapacity | ConsumedCapacity[] | undefined, kind: 'read' | 'write'): void {
+    for (const c of Array.isArray(cc) ? cc : cc ? [cc] : []) {
+      if (kind === 'read') this.rcu += c.ReadCapacityUnits ?? c.CapacityUnits ?? 0;
+      else this.wcu += c.WriteCapacityUnits ?? c.CapacityUnits ?? 0;
+    }
+  }
+}
+
+/** Turn an SDK/network error into a message a user can act on. */
+export function toReconcileError(e: unknown, table: string, where = ''): ReconcileError {
+  if (e instanceof ReconcileError) return e;
+  if (e instanceof Cancelled || isAbort(e)) return new ReconcileError('Cancelled.', 'cancelled', { cause: e });
+  const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string } };
+  const name = err.name ?? '';
+  const msg = err.message ?? String(e);
+  const code = err.code ?? err.cause?.code ?? '';
+  if (name === 'ResourceNotFoundException') return new ReconcileError(`Table "${table}" not found${where}.`, 'table-not-found', { cause: e });
+  if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException' || /not authorized/i.test(msg)) {
+    return new ReconcileError(`Access denied to table "${table}"${where}: ${msg}`, 'access-denied', { cause: e });
+  }
+  if (name === 'ExpiredTokenException' || name === 'CredentialsProviderError' || (/credential/i.test(msg) && !name.endsWith('Exception'))) {
+    return new ReconcileError(`No usable AWS credentials${where}: ${msg}`, 'credentials', { cause: e });
+  }
+  if (
+    ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE'].includes(code) ||
+    name === 'TimeoutError' ||
+    /ECONNREFUSED|ENOTFOUND|ECONNRESET|socket hang up/.test(msg)
+  ) {
+    return new ReconcileError(`DynamoDB endpoint unreachable${where}: ${code || msg}`, 'unreachable', { cause: e });
+  }
+  return new ReconcileError(`${name || 'Error'}: ${msg}`, 'aws', { cause: e });
+}

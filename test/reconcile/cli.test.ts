@@ -1,0 +1,163 @@
+import { strict as assert } from 'node:assert';
+import { PassThrough } from 'node:stream';
+import { main } from '../../server/src/cli';
+import { ReconcileIO, reconcileCommand } from '../../server/src/cli/reconcile';
+import { createTable, likes, post, putItems, seedSocial } from '../../server/src/reconcile/seed';
+import { freePort } from '../../scripts/dynamodb-local';
+import { snapshot, tableName, useLocal } from './support';
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+function io(stdin?: { tty: boolean; answer?: string }): ReconcileIO & { result: () => Omit<Run, 'code'> } {
+  let out = '';
+  let err = '';
+  let input: PassThrough | undefined;
+  if (stdin) {
+    input = Object.assign(new PassThrough(), { isTTY: stdin.tty });
+    if (stdin.answer !== undefined) input.end(stdin.answer + '\n');
+    else input.end();
+  }
+  return {
+    cwd: process.cwd(),
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    stdin: input,
+    signal: new AbortController().signal,
+    result: () => ({ out, err }),
+  };
+}
+
+describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
+  this.timeout(120_000);
+  const local = useLocal();
+  const social = tableName('Social');
+  let args: string[];
+
+  before(async () => {
+    await seedSocial(local.get().client, social);
+    args = ['--endpoint', local.get().endpoint, '--table', social, '--parent-sk', 'META', '--counter', 'likeTally', '--child-prefix', 'LIKE#'];
+  });
+
+  async function run(argv: string[], stdin?: { tty: boolean; answer?: string }): Promise<Run> {
+    const x = io(stdin);
+    const code = await reconcileCommand(argv, x);
+    return { code, ...x.result() };
+  }
+
+  it('exits 1 with the drifted rows as JSON', async () => {
+    const r = await run([...args, '--format', 'json', '--segments', '2']);
+    assert.equal(r.code, 1, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.drifted, [
+      { key: { PK: 'POST#c7d1', SK: 'META' }, stored: 1, actual: 4, drift: 3 },
+      { key: { PK: 'POST#b2c4', SK: 'META' }, stored: 5, actual: 3, drift: -2 },
+      { key: { PK: 'POST#d03e', SK: 'META' }, stored: null, actual: 2, drift: 2 },
+      { key: { PK: 'POST#f101', SK: 'META' }, stored: 2, actual: 0, drift: -2 },
+    ]);
+    assert.equal(j.checked, 6);
+    assert.equal(j.itemsRead, 36);
+    assert.ok(j.consumedRcu > 0 && typeof j.elapsedMs === 'number');
+  });
+
+  it('exits 0 with a table report when the chosen parents match', async () => {
+    const r = await run([...args, '--parent-key', 'POST#a91f', '--parent-key', 'POST#e55a']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^0 drifted of 2 checked; 5 items read, 1.5 RCU consumed, 4 requests, \d+\.\d\d s$/m);
+  });
+
+  it('prints the table with drift, stored "missing" and signs', async () => {
+    const r = await run([...args, '--pk-prefix', 'POST#', '--limit', '10']);
+    assert.equal(r.code, 1);
+    const lines = r.out.split('\n');
+    assert.equal(lines[0], `Reconcile ${social}: likeTally on SK=META vs count of LIKE#* children`);
+    assert.deepEqual(lines.slice(1, 7), [
+      'key                    stored  actual  drift',
+      '--------------------  -------  ------  -----',
+      'PK=POST#c7d1 SK=META        1       4     +3',
+      'PK=POST#b2c4 SK=META        5       3     -2',
+      'PK=POST#d03e SK=META  missing       2     +2',
+      'PK=POST#f101 SK=META        2       0     -2',
+    ]);
+  });
+
+  it('refuses to repair without --yes when stdin is not a terminal, writing nothing', async () => {
+    const before = await snapshot(local.get().client, social);
+    const r = await run([...args, '--repair'], { tty: false });
+    assert.equal(r.code, 2);
+    assert.equal(r.err, 'dynalint reconcile: refusing to write without --yes: stdin is not a terminal\n');
+    const n = await run([...args, '--repair'], { tty: true, answer: 'n' });
+    assert.equal(n.code, 1);
+    assert.match(n.err, /Write likeTally on 4 item\(s\) in .*\? \[y\/N\] dynalint reconcile: nothing written\n$/);
+    assert.deepEqual(await snapshot(local.get().client, social), before);
+  });
+
+  it('repairs after a "y" on the terminal, then exits 0 on the re-check', async () => {
+    const t = tableName('Social');
+    await seedSocial(local.get().client, t);
+    const a = args.map((x) => (x === social ? t : x));
+    const r = await run([...a, '--repair', '--format', 'json'], { tty: true, answer: 'y' });
+    assert.equal(r.code, 1, r.err);
+    const j = JSON.parse(r.out);
+    assert.equal(j.repair.written, 4);
+    assert.deepEqual(
+      j.repair.results.map((x: { key: { PK: string }; outcome: unknown }) => [x.key.PK, x.outcome]),
+      [
+        ['POST#c7d1', { status: 'repaired', from: 1, to: 4 }],
+        ['POST#b2c4', { status: 'repaired', from: 5, to: 3 }],
+        ['POST#d03e', { status: 'repaired', from: null, to: 2 }],
+        ['POST#f101', { status: 'repaired', from: 2, to: 0 }],
+      ],
+    );
+    const again = await run([...a, '--consistent']);
+    assert.equal(again.code, 0, again.out + again.err);
+  });
+
+  it('exits 2 with a clear message for a missing table, an unreachable endpoint and bad usage', async () => {
+    const missing = await run(args.map((x) => (x === social ? 'NoSuchTable' : x)));
+    assert.equal(missing.code, 2);
+    assert.equal(missing.err, `dynalint reconcile: Table "NoSuchTable" not found. (endpoint ${local.get().endpoint})\n`);
+    const port = await freePort();
+    const down = await run(args.map((x) => (x === local.get().endpoint ? `http://127.0.0.1:${port}` : x)));
+    assert.equal(down.code, 2);
+    assert.equal(down.err, `dynalint reconcile: DynamoDB endpoint unreachable: ECONNREFUSED (endpoint http://127.0.0.1:${port})\n`);
+    for (const [argv, msg] of [
+      [['--table', 'T'], '--counter is required'],
+      [[...args, '--pk-prefix', 'POST#'], '--pk-prefix needs --limit N'],
+      [[...args, '--parent-key', 'a', '--pk-prefix', 'b', '--limit', '1'], '--parent-key and --pk-prefix cannot be combined'],
+      [[...args, '--yes'], '--yes goes with --repair'],
+      [[...args, '--format', 'xml'], '--format must be table or json'],
+      [['--table', 'T', '--counter', 'c', '--parent-sk', 'META', '--endpoint', local.get().endpoint], null],
+    ] as const) {
+      const r = await run([...argv]);
+      assert.equal(r.code, 2, JSON.stringify(argv));
+      if (msg) assert.ok(r.err.startsWith(`dynalint reconcile: ${msg}\n`), r.err);
+      else assert.match(r.err, /child prefix/);
+    }
+  });
+
+  it('exits 2 when a budget stops the run before any drift was seen', async () => {
+    const t = tableName('Clean');
+    await createTable(local.get().client, t);
+    await putItems(local.get().client, t, [post('x', 3), ...likes('x', 3), post('y', 0), post('z', 1), ...likes('z', 1)]);
+    const a = args.map((x) => (x === social ? t : x));
+    const r = await run([...a, '--parent-key', 'POST#x', '--parent-key', 'POST#y', '--parent-key', 'POST#z', '--max-rcu', '0.5']);
+    assert.equal(r.code, 2);
+    assert.match(r.out, /PARTIAL: RCU budget reached/);
+    assert.match(r.err, /No drift among the \d checked; the rest is unknown/);
+  });
+
+  it('is dispatched by `dynalint reconcile`', async () => {
+    let out = '';
+    const code = await main(['reconcile', ...args, '--parent-key', 'POST#b2c4', '--format', 'json'], {
+      cwd: process.cwd(),
+      stdout: (t) => (out += t),
+      stderr: () => undefined,
+    });
+    assert.equal(code, 1);
+    assert.deepEqual(JSON.parse(out).drifted, [{ key: { PK: 'POST#b2c4', SK: 'META' }, stored: 5, actual: 3, drift: -2 }]);
+  });
+});

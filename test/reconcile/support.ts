@@ -1,0 +1,70 @@
+/** Shared by the reconcile tests: one DynamoDB Local per test file, fresh table names, a cuttable TCP proxy. */
+import { createConnection, createServer, Server, Socket } from 'node:net';
+import { AttributeValue, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { LocalDynamo, freePort, localClient, startDynamoDBLocal } from '../../scripts/dynamodb-local';
+
+export function useLocal(): { get: () => LocalDynamo } {
+  let local: LocalDynamo | undefined;
+  before(async function () {
+    this.timeout(120_000);
+    local = await startDynamoDBLocal();
+  });
+  after(async () => {
+    await local?.stop();
+  });
+  return { get: () => local! };
+}
+
+let counter = 0;
+export function tableName(base: string): string {
+  return `${base}_${process.pid}_${++counter}`;
+}
+
+/** Every item of a table, sorted, as JSON text: compare before/after to prove nothing was written. */
+export async function snapshot(client: DynamoDBClient, table: string): Promise<string[]> {
+  const out: string[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }));
+    for (const item of page.Items ?? []) out.push(JSON.stringify(Object.keys(item).sort().map((k) => [k, item[k]])));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out.sort();
+}
+
+/** A TCP proxy to `target` that can be cut: afterwards every connection is refused. */
+export async function cuttableProxy(targetPort: number): Promise<{ endpoint: string; client: DynamoDBClient; cut: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((inbound) => {
+    const outbound = createConnection({ host: '127.0.0.1', port: targetPort });
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    inbound.pipe(outbound).pipe(inbound);
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    client: localClient(endpoint),
+    cut: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+/** Run `hook` before a command of the given name is sent (for injecting faults, races and cancellation). */
+export function beforeSend(client: DynamoDBClient, hook: (command: string, input: Record<string, unknown>) => Promise<void> | void): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      await hook(context.commandName ?? '', args.input as Record<string, unknown>);
+      return next(args);
+    },
+    { step: 'initialize', name: `testHook${Math.random()}` },
+  );
+}
