@@ -1,0 +1,400 @@
+/**
+ * Issue 8 fixes, data-driven: per fix and per request style (SDK v3 low-level, lib-dynamodb DocumentClient, SDK v2
+ * DocumentClient, boto3 client, boto3 resource, AWS CLI JSON): the text before, the text after, the safe flag, and
+ * a re-lint showing no Error of that kind left.
+ */
+import { strict as assert } from 'node:assert';
+import { FixCase, checkFix, fixAllExpressions, lintExpressions, ready } from './helpers';
+
+const v3 = (body: string) => `import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';\nexport const cmd = new UpdateItemCommand({\n${body}\n});\n`;
+const lib = (body: string) => `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nawait doc.send(new UpdateCommand({ ${body} }));\n`;
+const v2 = (body: string) => `const AWS = require('aws-sdk');\nconst docClient = new AWS.DynamoDB.DocumentClient();\ndocClient.update({ ${body} }).promise();\n`;
+const boto = (body: string) => `import boto3\nclient = boto3.client('dynamodb')\nclient.update_item(\n${body}\n)\n`;
+const res = (body: string) => `import boto3\ntable = boto3.resource('dynamodb').Table('Posts')\ntable.update_item(${body})\n`;
+
+const cases: FixCase[] = [
+  /* ---------------------------------------------------------------- reserved words ---------------------------- */
+  {
+    name: 'reserved word, SDK v3 low-level, names map created (multi-line, trailing comma)',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: v3(`  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET status = :s',\n  ExpressionAttributeValues: { ':s': { S: 'open' } },`),
+    after: v3(
+      `  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET #status = :s',\n  ExpressionAttributeValues: { ':s': { S: 'open' } },\n  ExpressionAttributeNames: { '#status': 'status' },`,
+    ),
+  },
+  {
+    name: 'reserved word in both the update and the condition, DocumentClient (lib-dynamodb), one line',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET status = :s', ConditionExpression: 'status <> :s', ExpressionAttributeValues: { ':s': 'open' }`),
+    after: lib(
+      `TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #status = :s', ConditionExpression: '#status <> :s', ExpressionAttributeValues: { ':s': 'open' }, ExpressionAttributeNames: { '#status': 'status' }`,
+    ),
+  },
+  {
+    name: 'reserved word with an existing names map (entry added), SDK v2 DocumentClient, double quotes',
+    languageId: 'javascript',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: v2(`TableName: "Posts", Key: { PK: "POST#1" }, UpdateExpression: "SET #t = :t, date = :d", ExpressionAttributeNames: { "#t": "title" }, ExpressionAttributeValues: { ":t": "x", ":d": "2026-11-30" }`),
+    after: v2(
+      `TableName: "Posts", Key: { PK: "POST#1" }, UpdateExpression: "SET #t = :t, #date = :d", ExpressionAttributeNames: { "#t": "title", "#date": "date" }, ExpressionAttributeValues: { ":t": "x", ":d": "2026-11-30" }`,
+    ),
+  },
+  {
+    name: 'nested segment in update and condition, boto3 client kwargs',
+    languageId: 'python',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: boto(
+      `    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET info.status = :s',\n    ConditionExpression='attribute_exists(info.status)',\n    ExpressionAttributeValues={':s': {'S': 'open'}},`,
+    ),
+    after: boto(
+      `    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET info.#status = :s',\n    ConditionExpression='attribute_exists(info.#status)',\n    ExpressionAttributeValues={':s': {'S': 'open'}},\n    ExpressionAttributeNames={'#status': 'status'},`,
+    ),
+  },
+  {
+    name: 'placeholder name collision (#status maps to another attribute), boto3 resource',
+    languageId: 'python',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: res(`Key={'PK': 'POST#1'}, UpdateExpression='SET #status = :v, status = :s', ExpressionAttributeNames={'#status': 'state'}, ExpressionAttributeValues={':v': 1, ':s': 'open'}`),
+    after: res(
+      `Key={'PK': 'POST#1'}, UpdateExpression='SET #status = :v, #status1 = :s', ExpressionAttributeNames={'#status': 'state', '#status1': 'status'}, ExpressionAttributeValues={':v': 1, ':s': 'open'}`,
+    ),
+  },
+  {
+    name: 'an existing placeholder mapping to the word is reused (no new entry)',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #st = :s', ConditionExpression: 'status <> :s', ExpressionAttributeNames: { '#st': 'status' }, ExpressionAttributeValues: { ':s': 'open' }`),
+    after: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #st = :s', ConditionExpression: '#st <> :s', ExpressionAttributeNames: { '#st': 'status' }, ExpressionAttributeValues: { ':s': 'open' }`),
+  },
+  {
+    name: 'AWS CLI JSON: every occurrence of the word, map created after the last entry',
+    languageId: 'json',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: `{\n  "TableName": "Videos",\n  "Key": {"PK": {"S": "VIDEO#1"}},\n  "UpdateExpression": "SET views = views + :one",\n  "ExpressionAttributeValues": {":one": {"N": "1"}}\n}\n`,
+    after: `{\n  "TableName": "Videos",\n  "Key": {"PK": {"S": "VIDEO#1"}},\n  "UpdateExpression": "SET #views = #views + :one",\n  "ExpressionAttributeValues": {":one": {"N": "1"}},\n  "ExpressionAttributeNames": {"#views": "views"}\n}\n`,
+  },
+  {
+    name: 'several reserved words in one request, all at once (the request-wide fix)',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    fix: /placeholders/,
+    safe: true,
+    before: lib(`TableName: 'Users', Key: { PK: 'USER#1' }, UpdateExpression: 'SET name = :n, status = :s REMOVE comment', ExpressionAttributeValues: { ':n': 'Ann', ':s': 'active' }`),
+    after: lib(
+      `TableName: 'Users', Key: { PK: 'USER#1' }, UpdateExpression: 'SET #name = :n, #status = :s REMOVE #comment', ExpressionAttributeValues: { ':n': 'Ann', ':s': 'active' }, ExpressionAttributeNames: { '#name': 'name', '#status': 'status', '#comment': 'comment' }`,
+    ),
+  },
+  {
+    name: 'reserved word in a projection of a Query, with the key condition untouched',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: `import { QueryCommand } from '@aws-sdk/lib-dynamodb';\nnew QueryCommand({ TableName: 'Posts', KeyConditionExpression: 'PK = :pk', ProjectionExpression: 'PK, title, date', ExpressionAttributeValues: { ':pk': 'POST#1' } });\n`,
+    after: `import { QueryCommand } from '@aws-sdk/lib-dynamodb';\nnew QueryCommand({ TableName: 'Posts', KeyConditionExpression: 'PK = :pk', ProjectionExpression: 'PK, title, #date', ExpressionAttributeValues: { ':pk': 'POST#1' }, ExpressionAttributeNames: { '#date': 'date' } });\n`,
+  },
+  {
+    name: 'reserved word written across concatenated pieces: the smallest edit inside the pieces',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET stat' + 'us = :s', ExpressionAttributeValues: { ':s': 'open' }`),
+    after: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #stat' + 'us = :s', ExpressionAttributeValues: { ':s': 'open' }, ExpressionAttributeNames: { '#status': 'status' }`),
+  },
+
+  /* ---------------------------------------------------------------- undefined names ---------------------------- */
+  {
+    name: 'undefined #name, map created, DocumentClient',
+    languageId: 'typescript',
+    ruleId: 'undefined-name',
+    safe: true,
+    before: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #c = :c', ExpressionAttributeValues: { ':c': 1 }`),
+    after: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #c = :c', ExpressionAttributeValues: { ':c': 1 }, ExpressionAttributeNames: { '#c': 'c' }`),
+  },
+  {
+    name: 'undefined #name added to an existing map, boto3 client',
+    languageId: 'python',
+    ruleId: 'undefined-name',
+    safe: true,
+    before: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET #a = :a, #b = :a',\n    ExpressionAttributeNames={'#a': 'a'},\n    ExpressionAttributeValues={':a': {'S': 'x'}}`),
+    after: boto(
+      `    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET #a = :a, #b = :a',\n    ExpressionAttributeNames={'#a': 'a', '#b': 'b'},\n    ExpressionAttributeValues={':a': {'S': 'x'}}`,
+    ),
+  },
+
+  /* ---------------------------------------------------------------- undefined values --------------------------- */
+  {
+    name: 'undefined :value in arithmetic -> a number, low-level, map created (not safe)',
+    languageId: 'typescript',
+    ruleId: 'undefined-value',
+    safe: false,
+    before: v3(`  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET likeTally = likeTally + :inc'`),
+    after: v3(`  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET likeTally = likeTally + :inc',\n  ExpressionAttributeValues: { ':inc': { N: '1' } }`),
+  },
+  {
+    name: 'undefined :value as an ADD operand -> a number, boto3 resource',
+    languageId: 'python',
+    ruleId: 'undefined-value',
+    safe: false,
+    before: res(`Key={'PK': 'VIDEO#1'}, UpdateExpression='SET title = :t ADD plays :n', ExpressionAttributeValues={':t': 'x'}`),
+    after: res(`Key={'PK': 'VIDEO#1'}, UpdateExpression='SET title = :t ADD plays :n', ExpressionAttributeValues={':t': 'x', ':n': 1}`),
+  },
+  {
+    name: 'undefined :value compared with an attribute -> a string, boto3 client',
+    languageId: 'python',
+    ruleId: 'undefined-value',
+    safe: false,
+    before: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET title = :t',\n    ConditionExpression='title <> :old',\n    ExpressionAttributeValues={':t': {'S': 'x'}}`),
+    after: boto(
+      `    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET title = :t',\n    ConditionExpression='title <> :old',\n    ExpressionAttributeValues={':t': {'S': 'x'}, ':old': {'S': 'TODO'}}`,
+    ),
+  },
+  {
+    name: 'undefined :value compared with size() -> a number, AWS CLI JSON',
+    languageId: 'json',
+    ruleId: 'undefined-value',
+    safe: false,
+    before: `{"TableName": "Posts", "Key": {"PK": {"S": "POST#1"}}, "ConditionExpression": "size(tags) < :max"}\n`,
+    after: `{"TableName": "Posts", "Key": {"PK": {"S": "POST#1"}}, "ConditionExpression": "size(tags) < :max", "ExpressionAttributeValues": {":max": {"N": "1"}}}\n`,
+  },
+
+  /* ---------------------------------------------------------------- unused entries ----------------------------- */
+  {
+    name: 'unused value in the middle of a map, low-level',
+    languageId: 'typescript',
+    ruleId: 'unused-value',
+    safe: true,
+    before: v3(`  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET a = :a, c = :c',\n  ExpressionAttributeValues: { ':a': { S: 'x' }, ':two': { N: '2' }, ':c': { S: 'y' } },`),
+    after: v3(`  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET a = :a, c = :c',\n  ExpressionAttributeValues: { ':a': { S: 'x' }, ':c': { S: 'y' } },`),
+  },
+  {
+    name: 'unused value last in a multi-line map with a trailing comma, DocumentClient',
+    languageId: 'typescript',
+    ruleId: 'unused-value',
+    safe: true,
+    before: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nnew UpdateCommand({\n  TableName: 'Posts',\n  Key: { PK: 'POST#1' },\n  UpdateExpression: 'SET a = :a',\n  ExpressionAttributeValues: {\n    ':a': 1,\n    ':b': 2,\n  },\n});\n`,
+    after: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nnew UpdateCommand({\n  TableName: 'Posts',\n  Key: { PK: 'POST#1' },\n  UpdateExpression: 'SET a = :a',\n  ExpressionAttributeValues: {\n    ':a': 1,\n  },\n});\n`,
+  },
+  {
+    name: 'unused name, the only entry: the map goes, boto3 client kwargs',
+    languageId: 'python',
+    ruleId: 'unused-name',
+    safe: true,
+    before: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET a = :a',\n    ExpressionAttributeNames={'#n': 'name'},\n    ExpressionAttributeValues={':a': {'S': 'x'}},`),
+    after: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET a = :a',\n    ExpressionAttributeValues={':a': {'S': 'x'}},`),
+  },
+  {
+    name: 'unused value, the only entry and the last argument: the map goes with its comma, boto3 resource',
+    languageId: 'python',
+    ruleId: 'unused-value',
+    safe: true,
+    before: res(`Key={'PK': 'POST#1'}, UpdateExpression='REMOVE draft', ExpressionAttributeValues={':x': 1}`),
+    after: res(`Key={'PK': 'POST#1'}, UpdateExpression='REMOVE draft'`),
+  },
+  {
+    name: 'unused value first in a JSON map',
+    languageId: 'json',
+    ruleId: 'unused-value',
+    safe: true,
+    before: `{\n  "TableName": "Posts",\n  "Key": {"PK": {"S": "POST#1"}},\n  "UpdateExpression": "SET a = :a",\n  "ExpressionAttributeValues": {\n    ":zero": {"N": "0"},\n    ":a": {"S": "x"}\n  }\n}\n`,
+    after: `{\n  "TableName": "Posts",\n  "Key": {"PK": {"S": "POST#1"}},\n  "UpdateExpression": "SET a = :a",\n  "ExpressionAttributeValues": {\n    ":a": {"S": "x"}\n  }\n}\n`,
+  },
+  {
+    name: 'unused name in a transaction item, SDK v3 TransactWriteItems',
+    languageId: 'typescript',
+    ruleId: 'unused-name',
+    safe: true,
+    before: `import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';\nnew TransactWriteItemsCommand({ TransactItems: [{ Update: { TableName: 'Posts', Key: { PK: { S: 'P' } }, UpdateExpression: 'ADD likeTally :one', ExpressionAttributeNames: { '#x': 'x' }, ExpressionAttributeValues: { ':one': { N: '1' } } } }] });\n`,
+    after: `import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';\nnew TransactWriteItemsCommand({ TransactItems: [{ Update: { TableName: 'Posts', Key: { PK: { S: 'P' } }, UpdateExpression: 'ADD likeTally :one', ExpressionAttributeValues: { ':one': { N: '1' } } } }] });\n`,
+  },
+
+  /* ---------------------------------------------------------------- whole maps --------------------------------- */
+  {
+    name: 'an empty values map is removed, AWS CLI JSON',
+    languageId: 'json',
+    ruleId: 'empty-attribute-map',
+    safe: true,
+    before: `{"TableName": "Posts", "Key": {"PK": {"S": "P"}}, "UpdateExpression": "REMOVE draft", "ExpressionAttributeValues": {}}\n`,
+    after: `{"TableName": "Posts", "Key": {"PK": {"S": "P"}}, "UpdateExpression": "REMOVE draft"}\n`,
+  },
+  {
+    name: 'a names map in a request without expressions is removed, SDK v3 PutItem',
+    languageId: 'typescript',
+    ruleId: 'map-without-expression',
+    safe: true,
+    before: `import { PutItemCommand } from '@aws-sdk/client-dynamodb';\nnew PutItemCommand({ TableName: 'Posts', Item: { PK: { S: 'P' } }, ExpressionAttributeNames: { '#p': 'PK' }, ReturnValues: 'NONE' });\n`,
+    after: `import { PutItemCommand } from '@aws-sdk/client-dynamodb';\nnew PutItemCommand({ TableName: 'Posts', Item: { PK: { S: 'P' } }, ReturnValues: 'NONE' });\n`,
+  },
+  /* ---------------------------------------------------------------- expression shape -------------------------- */
+  {
+    name: 'redundant parentheses: the outer pair goes, boto3 client',
+    languageId: 'python',
+    ruleId: 'redundant-parentheses',
+    safe: true,
+    before: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'P'}},\n    ConditionExpression='((a = :a)) OR b = :a',\n    ExpressionAttributeValues={':a': {'S': 'x'}},`),
+    after: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'P'}},\n    ConditionExpression='(a = :a) OR b = :a',\n    ExpressionAttributeValues={':a': {'S': 'x'}},`),
+  },
+  {
+    name: 'repeated SET clauses merged into the first, the REMOVE between kept, DocumentClient',
+    languageId: 'typescript',
+    ruleId: 'duplicate-clause',
+    safe: true,
+    before: lib(`TableName: 'Posts', Key: { PK: 'P' }, UpdateExpression: 'SET a = :a REMOVE c SET b = :b, d = :a', ExpressionAttributeValues: { ':a': 1, ':b': 2 }`),
+    after: lib(`TableName: 'Posts', Key: { PK: 'P' }, UpdateExpression: 'SET a = :a, b = :b, d = :a REMOVE c', ExpressionAttributeValues: { ':a': 1, ':b': 2 }`),
+  },
+  {
+    name: 'a request object passed by name to the call: fixed in the object literal, safe',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    safe: true,
+    before: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nconst params = { TableName: 'T', Key: { PK: 'P' }, UpdateExpression: 'SET status = :s', ExpressionAttributeValues: { ':s': 1 } };\nawait doc.send(new UpdateCommand(params));\n`,
+    after: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nconst params = { TableName: 'T', Key: { PK: 'P' }, UpdateExpression: 'SET #status = :s', ExpressionAttributeValues: { ':s': 1 }, ExpressionAttributeNames: { '#status': 'status' } };\nawait doc.send(new UpdateCommand(params));\n`,
+  },
+  {
+    name: 'a reserved word inside a constant defined elsewhere: offered, not safe (other code may share it)',
+    languageId: 'typescript',
+    ruleId: 'reserved-word',
+    safe: false,
+    before: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nconst EXPR = 'SET status = :s';\nnew UpdateCommand({ TableName: 'Posts', Key: { PK: 'P' }, UpdateExpression: EXPR, ExpressionAttributeValues: { ':s': 'open' } });\n`,
+    after: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nconst EXPR = 'SET #status = :s';\nnew UpdateCommand({ TableName: 'Posts', Key: { PK: 'P' }, UpdateExpression: EXPR, ExpressionAttributeValues: { ':s': 'open' }, ExpressionAttributeNames: { '#status': 'status' } });\n`,
+  },
+];
+
+describe('fixes: expression findings (issue 8)', () => {
+  before(ready);
+  for (const c of cases) it(c.name, () => void checkFix(c));
+
+  it('offers the per-word fix as preferred and the request-wide fix second when several words are reserved', () => {
+    const text = lib(`TableName: 'Users', Key: { PK: 'USER#1' }, UpdateExpression: 'SET name = :n, status = :s', ExpressionAttributeValues: { ':n': 'Ann', ':s': 'active' }`);
+    const findings = lintExpressions(text, 'typescript').filter((f) => f.ruleId === 'reserved-word');
+    assert.deepEqual(
+      findings.map((f) => f.fixes?.map((x) => [x.title, x.safe, x.preferred ?? false])),
+      [
+        [['Use placeholder #name for "name"', true, true], ['Use placeholders #name for "name", #status for "status"', true, false]],
+        [['Use placeholder #status for "status"', true, true], ['Use placeholders #name for "name", #status for "status"', true, false]],
+      ],
+    );
+  });
+
+  it('marks unused entries as unnecessary code', () => {
+    const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': 1, ':b': 2 }`);
+    const f = lintExpressions(text, 'typescript').find((x) => x.ruleId === 'unused-value');
+    assert.equal(f?.unnecessary, true);
+    assert.equal(text.slice(f!.range.start, f!.range.end), "':b'");
+  });
+
+  it('points a reserved word finding at the word inside the string (through an escape elsewhere in it)', () => {
+    const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET \\u0061 = :a, status = :a', ExpressionAttributeValues: { ':a': 1 }`);
+    const f = lintExpressions(text, 'typescript').find((x) => x.ruleId === 'reserved-word');
+    assert.equal(text.slice(f!.range.start, f!.range.end), 'status');
+  });
+
+  it('offers no fix when the names map is a variable', () => {
+    const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET status = :s', ExpressionAttributeNames: names, ExpressionAttributeValues: { ':s': 1 }`);
+    const f = lintExpressions(text, 'typescript').find((x) => x.ruleId === 'reserved-word');
+    assert.ok(f);
+    assert.deepEqual(f.fixes ?? [], []);
+  });
+
+  it('does not call a value unused when an expression is not a literal', () => {
+    const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET a = :a', ConditionExpression: cond, ExpressionAttributeValues: { ':a': 1, ':b': 2 }`);
+    assert.deepEqual(lintExpressions(text, 'typescript').filter((x) => x.ruleId === 'unused-value'), []);
+  });
+});
+
+describe('fixes: fix-all on a file with many requests', () => {
+  before(ready);
+
+  const file = [
+    `import { UpdateCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';`,
+    `import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';`,
+    `export async function a(doc) {`,
+    `  await doc.send(new UpdateCommand({ TableName: 'Users', Key: { PK: 'U#1' }, UpdateExpression: 'SET name = :n, status = :s, #d = :n', ExpressionAttributeValues: { ':n': 'Ann', ':s': 'on', ':unused': 0 } }));`,
+    `  await doc.send(new QueryCommand({ TableName: 'Posts', KeyConditionExpression: 'PK = :pk', FilterExpression: 'size(comment) > :min', ExpressionAttributeValues: { ':pk': 'P#1' } }));`,
+    `  await doc.send(new TransactWriteCommand({ TransactItems: [`,
+    `    { Put: { TableName: 'Likes', Item: { PK: 'P#1', SK: 'LIKE#u' }, ConditionExpression: 'attribute_not_exists(PK)', ExpressionAttributeNames: { '#gone': 'gone' } } },`,
+    `    { Update: { TableName: 'Posts', Key: { PK: 'P#1' }, UpdateExpression: 'SET count = count + :one, total = total + :one', ExpressionAttributeValues: { ':one': 1 } } },`,
+    `  ] }));`,
+    `}`,
+    `export const raw = new UpdateItemCommand({ TableName: 'T', Key: { PK: { S: '1' } }, UpdateExpression: 'SET data.size = :v', ExpressionAttributeValues: { ':v': { N: '1' }, ':w': { N: '2' } } });`,
+    ``,
+  ].join('\n');
+
+  it('applies every safe fix, leaves the unsafe one offered, and ends with no fixable error', () => {
+    const r = fixAllExpressions(file, 'typescript');
+    assert.equal(
+      r.text,
+      [
+        `import { UpdateCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';`,
+        `import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';`,
+        `export async function a(doc) {`,
+        `  await doc.send(new UpdateCommand({ TableName: 'Users', Key: { PK: 'U#1' }, UpdateExpression: 'SET #name = :n, #status = :s, #d = :n', ExpressionAttributeValues: { ':n': 'Ann', ':s': 'on' }, ExpressionAttributeNames: { '#name': 'name', '#status': 'status', '#d': 'd' } }));`,
+        `  await doc.send(new QueryCommand({ TableName: 'Posts', KeyConditionExpression: 'PK = :pk', FilterExpression: 'size(#comment) > :min', ExpressionAttributeValues: { ':pk': 'P#1' }, ExpressionAttributeNames: { '#comment': 'comment' } }));`,
+        `  await doc.send(new TransactWriteCommand({ TransactItems: [`,
+        `    { Put: { TableName: 'Likes', Item: { PK: 'P#1', SK: 'LIKE#u' }, ConditionExpression: 'attribute_not_exists(PK)' } },`,
+        `    { Update: { TableName: 'Posts', Key: { PK: 'P#1' }, UpdateExpression: 'SET #count = #count + :one, #total = #total + :one', ExpressionAttributeValues: { ':one': 1 }, ExpressionAttributeNames: { '#count': 'count', '#total': 'total' } } },`,
+        `  ] }));`,
+        `}`,
+        `export const raw = new UpdateItemCommand({ TableName: 'T', Key: { PK: { S: '1' } }, UpdateExpression: 'SET #data.#size = :v', ExpressionAttributeValues: { ':v': { N: '1' } }, ExpressionAttributeNames: { '#data': 'data', '#size': 'size' } });`,
+        ``,
+      ].join('\n'),
+    );
+    // Only the invented value is left: offered, never applied.
+    assert.deepEqual(
+      r.remaining.map((f) => [f.ruleId, f.fixes?.map((x) => x.safe)]),
+      [['undefined-value', [false]]],
+    );
+  });
+
+  it('Python: boto3 resource and client requests in one file, every error fixed', () => {
+    const lines = (name: string, update: string, condition: string, values: string, names: string) => [
+      `def ${name}(post_id):`,
+      `    table.update_item(`,
+      `        Key={'PK': post_id, 'SK': 'META'},`,
+      `        UpdateExpression='${update}',`,
+      `        ConditionExpression='${condition}',`,
+      `        ExpressionAttributeValues={${values}},${names}`,
+      `    )`,
+      ``,
+    ];
+    const query = (projection: string, names: string) => [
+      `def children(post_id):`,
+      `    return client.query(`,
+      `        TableName='Posts',`,
+      `        KeyConditionExpression='PK = :pk',`,
+      `        ProjectionExpression='${projection}',`,
+      `        ExpressionAttributeValues={':pk': {'S': post_id}},`,
+      `        ExpressionAttributeNames={${names}},`,
+      `    )`,
+      ``,
+    ];
+    const head = [`import boto3`, `client = boto3.client('dynamodb')`, `table = boto3.resource('dynamodb').Table('Posts')`, ``];
+    const before = [
+      ...head,
+      ...lines('publish', 'SET status = :s, date = :d REMOVE #draft', 'attribute_exists(PK) AND status <> :s', `':s': 'published', ':d': '2026-11-30', ':unused': 1`, ''),
+      ...query('PK, SK, data.size', `'#x': 'x'`),
+    ].join('\n');
+    const after = [
+      ...head,
+      ...lines(
+        'publish',
+        'SET #status = :s, #date = :d REMOVE #draft',
+        'attribute_exists(PK) AND #status <> :s',
+        `':s': 'published', ':d': '2026-11-30'`,
+        `\n        ExpressionAttributeNames={'#status': 'status', '#date': 'date', '#draft': 'draft'},`,
+      ),
+      ...query('PK, SK, #data.#size', `'#data': 'data', '#size': 'size'`),
+    ].join('\n');
+    const r = fixAllExpressions(before, 'python');
+    assert.equal(r.text, after);
+    assert.deepEqual(r.remaining, []);
+  });
+});
