@@ -159,13 +159,19 @@ class Validator {
     } else this.condition(ast);
   }
 
-  /** After a syntax error: still record placeholders and bare reserved words, so the rest of the request is judged. */
+  /**
+   * After a syntax error: still record placeholders and bare reserved words, so the rest of the request is judged.
+   * A name glued to an invalid character (`_ttl`, `ttlé`) is only a fragment of an attribute name DynamoDB cannot read,
+   * not the reserved word it happens to spell: the syntax error is the whole story there.
+   */
   private fromTokens(tokens: Token[]): void {
+    const glued = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.end === b.start && (a.type === 'invalid' || b.type === 'invalid');
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i];
       if (t.type === 'nameRef') this.ref(this.nameRefs, t.text, t);
       else if (t.type === 'valueRef') this.ref(this.valueRefs, t.text, t);
-      else if (t.type === 'name' && !(tokens[i + 1].type === 'punct' && tokens[i + 1].text === '(')) this.reservedWord(t.text, t, t.text);
+      else if (t.type === 'name' && !(tokens[i + 1].type === 'punct' && tokens[i + 1].text === '(') && !glued(tokens[i - 1], t) && !glued(t, tokens[i + 1]))
+        this.reservedWord(t.text, t, t.text);
     }
   }
 

@@ -51,6 +51,12 @@ export interface StringNode {
   kind: 'string';
   value: string;
   offsets: number[];
+  /**
+   * Only on strings joined from several pieces (`"a" + B`, Python implicit concatenation, template substitutions):
+   * `ends[i]` is the document offset just after the source of `value[i]`. There `offsets[i + 1]` may point into the
+   * next piece, so use `stringRange` (which reads `ends`) for the end of a slice.
+   */
+  ends?: number[];
   range: Range;
 }
 
@@ -170,7 +176,7 @@ export function stringRange(node: StringNode, a: number, b: number): Range {
   const n = node.value.length;
   const s = Math.max(0, Math.min(a, n));
   const e = Math.max(s, Math.min(b, n));
-  return { start: node.offsets[s], end: e > s ? node.offsets[e] : node.offsets[s] };
+  return { start: node.offsets[s], end: e > s ? (node.ends ? node.ends[e - 1] : node.offsets[e]) : node.offsets[s] };
 }
 
 /** DynamoDB attribute value type of a value node in the given style, or 'unknown'. */

@@ -95,6 +95,10 @@ const CASES: Record<string, Case[]> = {
     { kind: 'update', text: 'SET statuses = :s REMOVE date', values: S, expect: ['reserved-word@25-29'] },
     // After a syntax error, reserved words and placeholders are still judged from the tokens.
     { kind: 'update', text: 'SET status = = :s', values: S, expect: ['expression-syntax@13-14', 'reserved-word@4-10'] },
+    // `_ttl` (Amplify-style `_version`, `_ttl`) is one unreadable name, not a bare reserved word `ttl`: a reserved-word
+    // finding there would suggest a `#ttl` placeholder for the wrong attribute.
+    { kind: 'update', text: 'SET _ttl = :n', values: N, expect: ['expression-syntax@4-5'] },
+    { kind: 'condition', text: 'dateé = :n AND size > :n', values: N, expect: ['expression-syntax@4-5', 'reserved-word@15-19'] },
   ],
   functions: [
     { kind: 'update', text: 'SET a = foo(b)', expect: ['unknown-function@8-11'] },

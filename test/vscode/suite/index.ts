@@ -12,6 +12,8 @@ export function run(): Promise<void> {
   // Test modules are required after mocha has installed describe/it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('./extension.test');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('./reconcile.test');
   return new Promise((resolve) => {
     const failureList: { title: string; error: string }[] = [];
     const runner = mocha.run(() => {

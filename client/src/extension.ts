@@ -1,0 +1,116 @@
+/**
+ * The VS Code extension: starts the Dynalint language server (dist/server.js over IPC), shows its state in the status
+ * bar, and registers the "Dynalint" commands. The only code that imports `vscode`; all linting happens in the server.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, type LanguageClientOptions, type ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
+import { Commands, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary } from '../../server/src/protocol/lsp';
+import { DEFAULT_SETTINGS } from '../../server/src/protocol/settings';
+import { registerReconcile } from './reconcile';
+
+let client: LanguageClient | undefined;
+
+/** Status bar: server state, and the last lint (file, findings, time). Click opens the output channel. */
+class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('dynalint.status', vscode.StatusBarAlignment.Right, 100);
+  private state = 'starting';
+  private last?: { params: LintedParams; at: Date };
+
+  constructor() {
+    this.item.name = 'Dynalint';
+    this.item.command = Commands.showOutput;
+    this.render();
+    this.item.show();
+  }
+
+  setState(state: State): void {
+    this.state = state === State.Running ? 'running' : state === State.Starting ? 'starting' : 'stopped';
+    this.render();
+  }
+
+  linted(params: LintedParams): void {
+    this.last = { params, at: new Date() };
+    this.render();
+  }
+
+  private render(): void {
+    const icon = this.state === 'running' ? '$(check)' : this.state === 'starting' ? '$(sync~spin)' : '$(error)';
+    this.item.text = `${icon} Dynalint`;
+    const lines = [`Dynalint server: ${this.state}`];
+    if (this.last) {
+      const p = this.last.params;
+      const file = vscode.Uri.parse(p.uri).path.split('/').pop();
+      lines.push(
+        p.skipped
+          ? `Last: ${file} skipped (${p.skipped}) at ${this.last.at.toLocaleTimeString()}`
+          : `Last lint: ${file} — ${p.findings} finding(s) in ${p.durationMs.toFixed(1)} ms at ${this.last.at.toLocaleTimeString()}`,
+      );
+    }
+    lines.push('Click to show the output');
+    this.item.tooltip = lines.join('\n');
+    this.item.backgroundColor = this.state === 'stopped' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+async function openRuleDocs(c: LanguageClient, ruleId?: unknown): Promise<void> {
+  const rules = await c.sendRequest<RuleSummary[]>(ListRulesRequest);
+  let rule = typeof ruleId === 'string' ? rules.find((r) => r.id === ruleId) : undefined;
+  if (!rule) {
+    // Preselect the rule of a Dynalint diagnostic under the cursor.
+    const editor = vscode.window.activeTextEditor;
+    const here = editor
+      ? vscode.languages.getDiagnostics(editor.document.uri).find((d) => d.source === 'dynalint' && d.range.contains(editor.selection.active))
+      : undefined;
+    const code = typeof here?.code === 'object' ? String(here.code.value) : here?.code !== undefined ? String(here.code) : undefined;
+    const picks = rules.map((r) => ({ label: r.id, description: r.category, detail: r.description, rule: r }));
+    const current = picks.find((p) => p.label === code);
+    if (current) picks.unshift(...picks.splice(picks.indexOf(current), 1));
+    rule = (await vscode.window.showQuickPick(picks, { placeHolder: 'Open the documentation of a Dynalint rule', matchOnDetail: true }))?.rule;
+  }
+  if (rule) await vscode.env.openExternal(vscode.Uri.parse(rule.docs));
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('Dynalint', { log: true });
+  const status = new StatusBar();
+  context.subscriptions.push(output, status);
+
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6010'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    // One server for every workspace folder (multi-root): settings are pulled per document with its scopeUri.
+    documentSelector: DEFAULT_SETTINGS.languages.flatMap((language) => [
+      { scheme: 'file', language },
+      { scheme: 'untitled', language },
+    ]),
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/.dynalintrc.json') },
+    outputChannel: output,
+  };
+  const c = new LanguageClient('dynalint', 'Dynalint', serverOptions, clientOptions);
+  client = c;
+  context.subscriptions.push(
+    c.onDidChangeState((e) => status.setState(e.newState)),
+    c.onNotification(LintedNotification, (p: LintedParams) => status.linted(p)),
+    vscode.commands.registerCommand(Commands.restartServer, async () => {
+      output.info('Restarting the Dynalint server');
+      await c.restart();
+    }),
+    vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
+    vscode.commands.registerCommand(Commands.openRuleDocs, (ruleId?: unknown) => openRuleDocs(c, ruleId)),
+  );
+  // "Dynalint: Reconcile Reference Counts" (also the target of the server's code lenses) runs in the extension host.
+  registerReconcile(context, { output });
+  await c.start();
+  status.setState(c.state);
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return client?.stop();
+}

@@ -1,0 +1,485 @@
+/**
+ * Python via web-tree-sitter + tree-sitter-python: boto3 client calls (low-level), resource / Table calls (document),
+ * `**kw` with kw bound to a dict literal, and dict literals that are clearly requests.
+ */
+import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
+import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
+import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest } from './infer';
+import { concatStrings, decodePython } from './strings';
+import { remapSite } from './remap';
+
+const MAX_VALUE_DEPTH = 64;
+const MAX_RESOLVE = 16;
+
+const QUERY = `
+(call function: (attribute object: (_) @recv attribute: (identifier) @method) arguments: (argument_list) @args) @call
+(assignment left: (_) @lhs right: (_) @rhs) @assign
+(function_definition name: (identifier) @fname) @fn
+(with_item value: (as_pattern (_) @rhs alias: (as_pattern_target (identifier) @lhs))) @assign
+`;
+
+type Receiver = 'client' | 'resource' | 'table';
+/** Capitalised keyword arguments only DynamoDB calls take; one of them makes an unknown receiver's call a request. */
+const TABLE_FIELDS = ['Key', 'Item', 'UpdateExpression', 'KeyConditionExpression', 'ConditionExpression', 'FilterExpression', 'ProjectionExpression', 'AttributeUpdates'];
+
+/** A DynamoDB field with a plausible value: maps for Key/Item, strings for expressions (or not statically known). */
+function fieldFits(field: string, v: VNode | undefined): boolean {
+  if (!v) return false;
+  if (v.kind === 'unknown') return true;
+  return field.endsWith('Expression') ? v.kind === 'string' : v.kind === 'object';
+}
+
+interface Assign {
+  name: string;
+  rhs: TNode;
+  pos: number;
+  scope: number;
+}
+
+interface Fn {
+  name: string;
+  range: Range;
+}
+
+/** Module-level assignments only (run with maxStartDepth 1: a fraction of a millisecond on any file). */
+const ENV_QUERY = `(expression_statement (assignment left: (_) @lhs right: (_) @rhs)) @assign`;
+
+export interface PyQueries {
+  all: Query;
+  env: Query;
+}
+
+export function pythonQueries(language: Language, make: (l: Language, src: string) => Query): PyQueries {
+  return { all: make(language, QUERY), env: make(language, ENV_QUERY) };
+}
+
+/** One top-level statement's sites, kept between edits (offsets in the text they were computed for). */
+interface PyUnit {
+  start: number;
+  end: number;
+  env: boolean;
+  sites: RequestSite[];
+  /** Start offsets of dict literals its calls took by name (`**kw`). */
+  consumed: number[];
+}
+
+export interface PyState {
+  units: PyUnit[];
+}
+
+export interface Span {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+const ENV_TYPES = new Set(['import_statement', 'import_from_statement', 'future_import_statement']);
+
+class PyExtractor {
+  private fns: Fn[] = [];
+  private assigns = new Map<string, Assign[]>();
+  private receivers = new Map<string, Receiver>();
+  private consumed = new Set<number>();
+
+  constructor(
+    private text: string,
+    private tree: Tree,
+    private q: PyQueries,
+  ) {}
+
+  /**
+   * Sites of the tree. With `prev` (the state after the previous text and the span edited since), top-level statements
+   * the edit did not touch keep their sites (moved by the edit's length change) unless a module-level assignment or
+   * import changed; only the others are queried and converted.
+   */
+  run(prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState } {
+    const root = this.tree.rootNode;
+    const units: (PyUnit & { node: TNode })[] = [];
+    for (const n of root.namedChildren) {
+      if (!n) continue;
+      const env = ENV_TYPES.has(n.type) || (n.type === 'expression_statement' && n.namedChild(0)?.type === 'assignment');
+      units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], node: n });
+    }
+    const reused = prev ? this.reuse(prev.state, prev.span, units) : undefined;
+    const dicts: Assign[] = [];
+    for (const m of this.q.env.matches(root, { maxStartDepth: 1 })) {
+      const c = captures(m.captures);
+      this.noteAssign(c.lhs, c.rhs, dicts);
+    }
+    const fresh = units.filter((_, i) => !reused?.[i]);
+    const calls: Record<string, TNode>[] = [];
+    const assigns: Record<string, TNode>[] = [];
+    for (const top of reused ? fresh.map((u) => u.node) : [root])
+      for (const m of this.q.all.matches(top)) {
+        const c = captures(m.captures);
+        if (c.call) {
+          if (PY_METHODS.has(this.src(c.method))) calls.push(c);
+        } else if (c.fn) this.fns.push({ name: this.src(c.fname), range: this.range(c.fn) });
+        else if (c.assign && c.assign.parent?.parent?.type !== 'module') assigns.push(c);
+      }
+    this.fns.sort((a, b) => a.range.start - b.range.start);
+    const local: Assign[] = [];
+    for (const c of assigns) this.noteAssign(c.lhs, c.rhs, local);
+    const unitAt = (pos: number) => {
+      let lo = 0;
+      let hi = units.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (units[mid].start <= pos) lo = mid;
+        else hi = mid - 1;
+      }
+      return units[lo];
+    };
+    for (const c of calls) {
+      const before = this.consumed.size;
+      const s = this.callSite(c.call, c.recv, this.src(c.method), c.args);
+      const u = unitAt(c.call.startIndex);
+      if (s) u.sites.push(s);
+      if (this.consumed.size !== before) u.consumed = [...this.consumed];
+    }
+    for (const u of units) if (reused?.[units.indexOf(u)]) for (const p of u.consumed) this.consumed.add(p);
+    for (const d of local) {
+      const s = this.dictSite(d);
+      if (s) unitAt(d.rhs.startIndex).sites.push(s);
+    }
+    const sites: RequestSite[] = [];
+    for (const u of units) sites.push(...u.sites);
+    // Module-level dicts depend on every statement's calls: never cached.
+    for (const d of dicts) {
+      const s = this.dictSite(d);
+      if (s) sites.push(s);
+    }
+    return { sites: sites.sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) } };
+  }
+
+  /** Fill units the edit left alone from the previous state; undefined when everything must be recomputed. */
+  private reuse(state: PyState, span: Span, units: (PyUnit & { node: TNode })[]): boolean[] | undefined {
+    const touches = (a: number, b: number, s: number, e: number) => a <= e && b >= s;
+    if (state.units.some((u) => u.env && touches(u.start, u.end, span.start, span.oldEnd))) return undefined;
+    if (units.some((u) => u.env && touches(u.start, u.end, span.start, span.newEnd))) return undefined;
+    const diff = span.newEnd - span.oldEnd;
+    const old = new Map(state.units.map((u) => [`${u.start}:${u.end}`, u]));
+    const map = (o: number) => (o >= span.oldEnd ? o + diff : o);
+    return units.map((u) => {
+      if (u.env || touches(u.start, u.end, span.start, span.newEnd)) return false;
+      const back = (o: number) => (o >= span.newEnd ? o - diff : o);
+      const was = old.get(`${back(u.start)}:${back(u.end)}`);
+      if (!was || was.env) return false;
+      u.sites = diff ? was.sites.map((s) => remapSite(s, map)) : was.sites;
+      u.consumed = diff ? was.consumed.map(map) : was.consumed;
+      return true;
+    });
+  }
+
+  private noteAssign(l: TNode, r: TNode, dicts: Assign[]): void {
+    const target = this.dotted(l);
+    if (!target) return;
+    const name = target[target.length - 1];
+    const kind = this.receiverOf(r);
+    if (kind) this.receivers.set(name, kind);
+    if (l.type !== 'identifier') return;
+    const a: Assign = { name, rhs: r, pos: l.startIndex, scope: this.scopeAt(l.startIndex) };
+    const list = this.assigns.get(name);
+    if (list) list.push(a);
+    else this.assigns.set(name, [a]);
+    if (r.type === 'dictionary' && this.text.slice(r.startIndex, r.endIndex).includes('TableName')) dicts.push(a);
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+
+  private src(n: TNode): string {
+    return this.text.slice(n.startIndex, n.endIndex);
+  }
+
+  private range(n: TNode): Range {
+    return { start: n.startIndex, end: n.endIndex };
+  }
+
+  private dotted(n: TNode): string[] | undefined {
+    if (n.type === 'identifier') return [this.src(n)];
+    if (n.type !== 'attribute') return undefined;
+    const obj = n.childForFieldName('object');
+    const attr = n.childForFieldName('attribute');
+    const head = obj ? this.dotted(obj) : undefined;
+    return head && attr ? [...head, this.src(attr)] : undefined;
+  }
+
+  /** Innermost function (index into fns) containing pos, or -1 for module level. */
+  private scopeAt(pos: number): number {
+    for (let i = this.fns.length - 1; i >= 0; i--) if (this.fns[i].range.start <= pos && pos < this.fns[i].range.end) return i;
+    return -1;
+  }
+
+  private lookup(name: string, pos: number): Assign | undefined {
+    const list = this.assigns.get(name);
+    if (!list) return undefined;
+    // Python scoping: the innermost enclosing function that assigns the name, else module level.
+    for (let s = this.scopeAt(pos); ; s = this.outerOf(s)) {
+      const inScope = list.filter((a) => a.scope === s);
+      if (inScope.length) return [...inScope].reverse().find((a) => a.pos < pos) ?? (s === -1 ? inScope[0] : undefined);
+      if (s === -1) return undefined;
+    }
+  }
+
+  private outerOf(i: number): number {
+    if (i < 0) return -1;
+    const r = this.fns[i].range;
+    for (let j = i - 1; j >= 0; j--) if (this.fns[j].range.start <= r.start && r.end <= this.fns[j].range.end) return j;
+    return -1;
+  }
+
+  /** What `boto3.client('dynamodb')`, `boto3.resource('dynamodb')`, `x.Table('t')`, `x.meta.client` create. */
+  private receiverOf(n: TNode): Receiver | undefined {
+    if (n.type === 'attribute') {
+      const d = this.dotted(n);
+      if (d && d.length >= 2 && d[d.length - 1] === 'client' && d[d.length - 2] === 'meta') return 'client';
+      return undefined;
+    }
+    if (n.type === 'await') return n.namedChild(0) ? this.receiverOf(n.namedChild(0)!) : undefined;
+    if (n.type !== 'call') return undefined;
+    const fnNode = n.childForFieldName('function');
+    const name = fnNode ? this.dotted(fnNode)?.pop() : undefined;
+    if (name === 'Table') return 'table';
+    if (name !== 'client' && name !== 'resource') return undefined;
+    const args = n.childForFieldName('arguments');
+    const first = args?.namedChild(0);
+    const service = first?.type === 'keyword_argument' ? first.childForFieldName('value') : first;
+    if (!service || service.type !== 'string' || !this.src(service).includes('dynamodb')) return undefined;
+    return name;
+  }
+
+  private receiverKind(recv: TNode): Receiver | undefined {
+    const d = this.dotted(recv);
+    if (d) return this.receivers.get(d[d.length - 1]);
+    return this.receiverOf(recv);
+  }
+
+  private enclosing(pos: number): Fn | undefined {
+    for (let s = this.scopeAt(pos); s >= 0; s = this.outerOf(s)) if (this.fns[s].name) return this.fns[s];
+    return undefined;
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+
+  private callSite(call: TNode, recv: TNode, method: string, args: TNode): RequestSite | undefined {
+    const api = PY_METHODS.get(method) as Api;
+    const params = this.kwargs(args);
+    const kind = this.receiverKind(recv);
+    let style: ValueStyle;
+    if (kind === 'client') style = 'low-level';
+    else if (kind === 'table') {
+      if (!TABLE_APIS.has(api)) return undefined;
+      style = 'document';
+    } else if (kind === 'resource') {
+      if (api !== 'BatchGetItem' && api !== 'BatchWriteItem') return undefined;
+      style = 'document';
+    } else {
+      // Unknown receiver: a client call names its table; a Table call never does.
+      if (prop(params, 'TableName')) style = 'low-level';
+      else if (TABLE_APIS.has(api) && TABLE_FIELDS.some((f) => fieldFits(f, prop(params, f)))) style = 'document';
+      else if (looksLikeRequest(params, api)) style = inferStyle(params, 'low-level');
+      else return undefined;
+    }
+    const fnNode = call.childForFieldName('function')!;
+    const site: RequestSite = {
+      api,
+      apiSource: 'call',
+      style,
+      host: 'python',
+      range: this.range(call),
+      nameRange: this.range(fnNode.childForFieldName('attribute')!),
+      params,
+      sdk: style === 'low-level' ? 'boto3-client' : 'boto3-resource',
+    };
+    const fn = this.enclosing(call.startIndex);
+    if (fn) site.enclosingFunction = fn;
+    return site;
+  }
+
+  private dictSite(a: Assign): RequestSite | undefined {
+    if (this.consumed.has(a.rhs.startIndex)) return undefined;
+    const params = this.value(a.rhs, 0, 0);
+    if (params.kind !== 'object') return undefined;
+    const api = inferApi(params);
+    if (!api) return undefined;
+    const site: RequestSite = {
+      api,
+      apiSource: 'inferred',
+      style: inferStyle(params, 'low-level'),
+      host: 'python',
+      range: params.range,
+      nameRange: { start: a.pos, end: a.pos + a.name.length },
+      params,
+      sdk: 'boto3-client',
+    };
+    site.sdk = site.style === 'low-level' ? 'boto3-client' : 'boto3-resource';
+    const fn = this.enclosing(a.pos);
+    if (fn) site.enclosingFunction = fn;
+    return site;
+  }
+
+  /** Keyword arguments (and `**name` bound to a dict) as the request's parameters. */
+  private kwargs(args: TNode): ObjectNode {
+    const properties: Property[] = [];
+    let complete = true;
+    for (const a of args.namedChildren) {
+      if (!a) continue;
+      if (a.type === 'keyword_argument') {
+        const k = a.childForFieldName('name');
+        const v = a.childForFieldName('value');
+        if (k && v) properties.push({ key: this.src(k), keyRange: this.range(k), value: this.value(v, 1, 0), range: this.range(a) });
+      } else if (a.type === 'dictionary_splat') {
+        const inner = a.namedChild(0);
+        const v = inner ? this.value(inner, 1, 0, true) : undefined;
+        if (v?.kind === 'object') {
+          properties.push(...v.properties);
+          complete &&= v.complete;
+        } else complete = false;
+      } else if (a.type !== 'comment') complete = false;
+    }
+    return { kind: 'object', properties, complete, range: this.range(args) };
+  }
+
+  private unknown(n: TNode): VNode {
+    return { kind: 'unknown', range: this.range(n), text: this.text.slice(n.startIndex, Math.min(n.endIndex, n.startIndex + 120)) };
+  }
+
+  private value(n: TNode, depth: number, hops: number, consume = false): VNode {
+    while (n.type === 'parenthesized_expression' && n.namedChild(0)) n = n.namedChild(0)!;
+    if (depth > MAX_VALUE_DEPTH) return this.unknown(n);
+    const range = this.range(n);
+    switch (n.type) {
+      case 'string':
+      case 'concatenated_string':
+        return this.string(n);
+      case 'integer':
+      case 'float': {
+        const t = this.src(n).replace(/_/g, '');
+        if (/[jJ]$/.test(t)) return this.unknown(n);
+        return { kind: 'number', text: /^0[xXoObB]/.test(t) ? BigInt(t).toString() : t, range };
+      }
+      case 'unary_operator': {
+        const op = n.child(0);
+        const inner = n.namedChild(0) ? this.value(n.namedChild(0)!, depth + 1, hops) : undefined;
+        if (inner?.kind === 'number' && op && (op.type === '-' || op.type === '+')) return { kind: 'number', text: (op.type === '-' ? '-' : '') + inner.text, range };
+        return this.unknown(n);
+      }
+      case 'true':
+      case 'false':
+        return { kind: 'bool', value: n.type === 'true', range };
+      case 'none':
+        return { kind: 'null', range };
+      case 'identifier': {
+        const a = hops < MAX_RESOLVE ? this.lookup(this.src(n), n.startIndex) : undefined;
+        if (!a) return this.unknown(n);
+        if (consume) this.consumed.add(a.rhs.startIndex);
+        return this.value(a.rhs, depth, hops + 1);
+      }
+      case 'list':
+      case 'tuple':
+      case 'set': {
+        const kids = n.namedChildren.filter((c): c is TNode => !!c && c.type !== 'comment');
+        const items = kids.filter((c) => c.type !== 'list_splat').map((c) => this.value(c, depth + 1, hops));
+        if (n.type === 'set') return items.length === kids.length ? { kind: 'set', items, range } : this.unknown(n);
+        return { kind: 'array', items, complete: items.length === kids.length, range };
+      }
+      case 'dictionary':
+        return this.dict(n, depth, hops);
+      case 'call':
+        return this.callValue(n, depth, hops);
+      case 'binary_operator': {
+        if (n.child(1)?.type !== '+') return this.unknown(n);
+        const l = this.value(n.childForFieldName('left')!, depth + 1, hops);
+        const r = this.value(n.childForFieldName('right')!, depth + 1, hops);
+        return l.kind === 'string' && r.kind === 'string' ? concatStrings([l, r], range) : this.unknown(n);
+      }
+      default:
+        return this.unknown(n);
+    }
+  }
+
+  /** A string, implicit concatenation of strings; bytes -> binary; f-strings with substitutions -> unknown. */
+  private string(n: TNode): VNode {
+    const parts = n.type === 'concatenated_string' ? n.namedChildren.filter((c): c is TNode => c?.type === 'string') : [n];
+    const pieces: StringNode[] = [];
+    let bytes = false;
+    for (const p of parts) {
+      const start = p.child(0);
+      const end = p.child(p.childCount - 1);
+      if (!start || start.type !== 'string_start' || !end) return this.unknown(n);
+      if (p.namedChildren.some((c) => c?.type === 'interpolation')) return this.unknown(n);
+      const opener = this.src(start);
+      const prefix = opener.replace(/['"]+$/, '');
+      bytes ||= /b/i.test(prefix);
+      const bodyEnd = end.type === 'string_end' ? end.startIndex : p.endIndex;
+      const s = decodePython(this.text.slice(start.endIndex, bodyEnd), start.endIndex, prefix, this.range(p));
+      if (!s) return this.unknown(n);
+      pieces.push(s);
+    }
+    if (bytes) return { kind: 'binary', range: this.range(n) };
+    return concatStrings(pieces, this.range(n));
+  }
+
+  private dict(n: TNode, depth: number, hops: number): VNode {
+    const properties: Property[] = [];
+    let complete = true;
+    for (const p of n.namedChildren) {
+      if (!p || p.type === 'comment') continue;
+      if (p.type === 'pair') {
+        const k = p.childForFieldName('key');
+        const v = p.childForFieldName('value');
+        const key = k ? this.value(k, depth + 1, hops) : undefined;
+        if (!k || !v || (key?.kind !== 'string' && key?.kind !== 'number')) {
+          complete = false;
+          continue;
+        }
+        properties.push({ key: key.kind === 'string' ? key.value : key.text, keyRange: this.range(k), value: this.value(v, depth + 1, hops), range: this.range(p) });
+      } else if (p.type === 'dictionary_splat' && p.namedChild(0)) {
+        const v = this.value(p.namedChild(0)!, depth + 1, hops);
+        if (v.kind === 'object') {
+          properties.push(...v.properties);
+          complete &&= v.complete;
+        } else complete = false;
+      } else complete = false;
+    }
+    return { kind: 'object', properties, complete, range: this.range(n) };
+  }
+
+  /** `Decimal(...)`, `set(...)`, `frozenset(...)`, `Binary(...)`, `bytes(...)`, `dict(k=v)`. */
+  private callValue(n: TNode, depth: number, hops: number): VNode {
+    const f = n.childForFieldName('function');
+    const name = f ? this.dotted(f)?.pop() : undefined;
+    const args = n.childForFieldName('arguments');
+    const argList = (args?.namedChildren ?? []).filter((c): c is TNode => !!c && c.type !== 'comment');
+    const range = this.range(n);
+    if (!args || args.type !== 'argument_list') return this.unknown(n);
+    if (name === 'Decimal' && argList.length === 1) {
+      const v = this.value(argList[0], depth + 1, hops);
+      const t = v.kind === 'string' ? v.value.trim() : v.kind === 'number' ? v.text : undefined;
+      return t !== undefined && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? { kind: 'number', text: t.replace(/^\+/, ''), range } : this.unknown(n);
+    }
+    if (name === 'set' || name === 'frozenset') {
+      if (!argList.length) return { kind: 'set', items: [], range };
+      const v = this.value(argList[0], depth + 1, hops);
+      if (v.kind === 'array' && v.complete) return { kind: 'set', items: v.items, range };
+      if (v.kind === 'set') return { ...v, range };
+      return this.unknown(n);
+    }
+    if (name === 'Binary' || name === 'bytes' || name === 'bytearray') return { kind: 'binary', range };
+    if (name === 'dict' && argList.every((a) => a.type === 'keyword_argument')) {
+      const o = this.kwargs(args);
+      return { ...o, range };
+    }
+    return this.unknown(n);
+  }
+}
+
+function captures(list: { name: string; node: TNode }[]): Record<string, TNode> {
+  const c: Record<string, TNode> = {};
+  for (const cap of list) c[cap.name] = cap.node;
+  return c;
+}
+
+export function extractPythonTree(text: string, tree: Tree, q: PyQueries, prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState } {
+  return new PyExtractor(text, tree, q).run(prev);
+}

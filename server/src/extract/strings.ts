@@ -1,0 +1,227 @@
+/**
+ * String decoding with a document offset per produced character (the `StringNode.offsets` contract in model.ts).
+ * One builder, three escape dialects: JSON, JavaScript/TypeScript (string and template literals) and Python.
+ */
+import { Range, StringNode } from './model';
+
+/** Accumulates decoded characters with the document offset of the source text that produced each one. */
+export class StringBuilder {
+  private chars: string[] = [];
+  readonly offsets: number[] = [];
+
+  push(s: string, at: number): void {
+    for (let i = 0; i < s.length; i++) {
+      this.chars.push(s[i]);
+      this.offsets.push(at);
+    }
+  }
+
+  node(end: number, range: Range): StringNode {
+    return { kind: 'string', value: this.chars.join(''), offsets: [...this.offsets, end], range };
+  }
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const HEX = /^[0-9a-fA-F]+$/;
+
+function hexAt(raw: string, i: number, n: number): number | undefined {
+  const h = raw.slice(i, i + n);
+  return h.length === n && HEX.test(h) ? parseInt(h, 16) : undefined;
+}
+
+/**
+ * Decode the body of a JSON or JavaScript string/template literal (`raw` = text between the quotes, starting at
+ * document offset `base`). Template literals also normalise CRLF to LF like the language does.
+ */
+export function decodeJs(raw: string, base: number, range: Range, template = false): StringNode {
+  if (!raw.includes('\\') && !(template && raw.includes('\r'))) return plain(raw, base, range);
+  const b = new StringBuilder();
+  let i = 0;
+  while (i < raw.length) {
+    const c = raw[i];
+    if (c === '\r' && template) {
+      b.push('\n', base + i);
+      i += raw[i + 1] === '\n' ? 2 : 1;
+      continue;
+    }
+    if (c !== '\\' || i + 1 >= raw.length) {
+      b.push(c, base + i);
+      i++;
+      continue;
+    }
+    const e = raw[i + 1];
+    const at = base + i;
+    if (e === 'u') {
+      if (raw[i + 2] === '{') {
+        const close = raw.indexOf('}', i + 3);
+        const cp = close > 0 && HEX.test(raw.slice(i + 3, close)) ? parseInt(raw.slice(i + 3, close), 16) : undefined;
+        if (cp !== undefined && cp <= 0x10ffff) {
+          b.push(String.fromCodePoint(cp), at);
+          i = close + 1;
+          continue;
+        }
+      } else {
+        const cp = hexAt(raw, i + 2, 4);
+        if (cp !== undefined) {
+          b.push(String.fromCharCode(cp), at);
+          i += 6;
+          continue;
+        }
+      }
+    } else if (e === 'x') {
+      const cp = hexAt(raw, i + 2, 2);
+      if (cp !== undefined) {
+        b.push(String.fromCharCode(cp), at);
+        i += 4;
+        continue;
+      }
+    } else if (e === '\r' || e === '\n' || e === '\u2028' || e === '\u2029') {
+      // Line continuation: produces nothing.
+      i += e === '\r' && raw[i + 2] === '\n' ? 3 : 2;
+      continue;
+    }
+    b.push(SIMPLE_ESCAPES[e] ?? e, at);
+    i += 2;
+  }
+  return b.node(base + raw.length, range);
+}
+
+/**
+ * A literal without escapes: one source char per value char, so `offsets` is `base + i`. Materialised on first read
+ * (most strings of a large file are never looked at character by character); serialises like a plain node.
+ */
+const materialised = new WeakMap<PlainString, number[]>();
+
+class PlainString implements StringNode {
+  readonly kind = 'string' as const;
+
+  constructor(
+    readonly value: string,
+    readonly base: number,
+    readonly range: Range,
+  ) {}
+
+  get offsets(): number[] {
+    let o = materialised.get(this);
+    if (!o) {
+      o = new Array<number>(this.value.length + 1);
+      for (let i = 0; i <= this.value.length; i++) o[i] = this.base + i;
+      materialised.set(this, o);
+    }
+    return o;
+  }
+
+  toJSON(): StringNode {
+    return { kind: 'string', value: this.value, offsets: this.offsets, range: this.range };
+  }
+}
+
+export function plain(raw: string, base: number, range: Range): StringNode {
+  return new PlainString(raw, base, range);
+}
+
+/** A copy of a string node with every document offset passed through `map` (which must be monotonic). */
+export function remapString(s: StringNode, map: (o: number) => number): StringNode {
+  const range = { start: map(s.range.start), end: map(s.range.end) };
+  if (s instanceof PlainString) return new PlainString(s.value, map(s.base), range);
+  const out: StringNode = { kind: 'string', value: s.value, offsets: s.offsets.map(map), range };
+  if (s.ends) out.ends = s.ends.map(map);
+  return out;
+}
+
+/** The largest document offset a string node mentions. */
+export function maxOffset(s: StringNode): number {
+  if (s instanceof PlainString) return s.range.end;
+  let m = s.range.end;
+  for (const o of s.offsets) if (o > m) m = o;
+  return m;
+}
+
+const PY_SIMPLE: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', a: '\x07', '\\': '\\', "'": "'", '"': '"' };
+
+/**
+ * Decode one Python string literal body. `prefix` is the literal's prefix letters (r, b, u, f in any case/order).
+ * Returns undefined for f-strings with substitutions (`{x}`); `{{`/`}}` decode to braces.
+ */
+export function decodePython(raw: string, base: number, prefix: string, range: Range): StringNode | undefined {
+  const p = prefix.toLowerCase();
+  if (!raw.includes('\\') && !(p.includes('f') && (raw.includes('{') || raw.includes('}')))) return plain(raw, base, range);
+  const isRaw = p.includes('r');
+  const isBytes = p.includes('b');
+  const isF = p.includes('f');
+  const b = new StringBuilder();
+  let i = 0;
+  while (i < raw.length) {
+    const c = raw[i];
+    const at = base + i;
+    if (isF && (c === '{' || c === '}')) {
+      if (raw[i + 1] !== c) return undefined;
+      b.push(c, at);
+      i += 2;
+      continue;
+    }
+    if (c !== '\\' || i + 1 >= raw.length) {
+      b.push(c, at);
+      i++;
+      continue;
+    }
+    const e = raw[i + 1];
+    if (isRaw) {
+      // A raw string keeps the backslash; it only stops the next quote from closing the literal.
+      b.push(c, at);
+      b.push(e, at + 1);
+      i += 2;
+      continue;
+    }
+    if (e === '\n' || e === '\r') {
+      i += e === '\r' && raw[i + 2] === '\n' ? 3 : 2;
+      continue;
+    }
+    if (PY_SIMPLE[e] !== undefined) {
+      b.push(PY_SIMPLE[e], at);
+      i += 2;
+      continue;
+    }
+    if (e >= '0' && e <= '7') {
+      let j = i + 1;
+      while (j < i + 4 && raw[j] >= '0' && raw[j] <= '7') j++;
+      b.push(String.fromCharCode(parseInt(raw.slice(i + 1, j), 8)), at);
+      i = j;
+      continue;
+    }
+    const width = e === 'x' ? 2 : !isBytes && e === 'u' ? 4 : !isBytes && e === 'U' ? 8 : 0;
+    const cp = width ? hexAt(raw, i + 2, width) : undefined;
+    if (cp !== undefined && cp <= 0x10ffff) {
+      b.push(String.fromCodePoint(cp), at);
+      i += 2 + width;
+      continue;
+    }
+    if (e === 'N' && !isBytes && raw[i + 2] === '{') {
+      const close = raw.indexOf('}', i + 3);
+      if (close > 0) {
+        // Named characters are not resolved: keep a placeholder so offsets stay aligned.
+        b.push('\ufffd', at);
+        i = close + 1;
+        continue;
+      }
+    }
+    b.push(c, at);
+    b.push(e, at + 1);
+    i += 2;
+  }
+  return b.node(base + raw.length, range);
+}
+
+/** Join resolved pieces (`"a" + "b"`, Python implicit concatenation) into one node spanning `range`. */
+export function concatStrings(pieces: StringNode[], range: Range): StringNode {
+  if (pieces.length === 1) return { kind: 'string', value: pieces[0].value, offsets: pieces[0].offsets, ...(pieces[0].ends ? { ends: pieces[0].ends } : {}), range };
+  const offsets: number[] = [];
+  const ends: number[] = [];
+  for (const p of pieces)
+    for (let i = 0; i < p.value.length; i++) {
+      offsets.push(p.offsets[i]);
+      ends.push(p.ends ? p.ends[i] : p.offsets[i + 1]);
+    }
+  offsets.push(pieces[pieces.length - 1].offsets[pieces[pieces.length - 1].value.length]);
+  return { kind: 'string', value: pieces.map((p) => p.value).join(''), offsets, ends, range };
+}

@@ -1,0 +1,792 @@
+/**
+ * TypeScript / JavaScript via the TypeScript compiler's parser (no type checker): SDK v3 commands (client and
+ * lib-dynamodb), aggregated clients, SDK v2 DynamoDB / DocumentClient, typed inputs, and object literals passed by name.
+ */
+import ts from 'typescript';
+import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
+import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest } from './infer';
+import { concatStrings, decodeJs } from './strings';
+import { maxRef, remapSite } from './remap';
+
+const K = ts.SyntaxKind;
+const MAX_VALUE_DEPTH = 64;
+const MAX_RESOLVE = 16;
+
+type ClientKind = 'v3-low-agg' | 'v3-low-bare' | 'v3-doc-agg' | 'v3-doc-bare' | 'v2-low' | 'v2-doc';
+const CLIENTS: Record<ClientKind, { style: ValueStyle; sdk: string; methods?: Map<string, Api> }> = {
+  'v3-low-agg': { style: 'low-level', sdk: 'sdk-v3', methods: LOW_METHODS },
+  'v3-low-bare': { style: 'low-level', sdk: 'sdk-v3' },
+  'v3-doc-agg': { style: 'document', sdk: 'sdk-v3-lib', methods: DOC_METHODS },
+  'v3-doc-bare': { style: 'document', sdk: 'sdk-v3-lib' },
+  'v2-low': { style: 'low-level', sdk: 'sdk-v2', methods: LOW_METHODS },
+  'v2-doc': { style: 'document', sdk: 'sdk-v2-doc', methods: DOC_METHODS },
+};
+
+const V3_LOW = '@aws-sdk/client-dynamodb';
+const V3_DOC = '@aws-sdk/lib-dynamodb';
+const isV2Module = (m: string) => m === 'aws-sdk' || m.startsWith('aws-sdk/');
+
+/** A top-level statement with the parse it came from; `delta` maps its node positions to document offsets. */
+interface Unit {
+  sf: ts.SourceFile;
+  delta: number;
+  stmt: ts.Statement;
+  /** Imports, top-level variables and assignments: what other statements resolve names against. */
+  env: boolean;
+  sites: RequestSite[];
+  consumed: ts.Node[];
+  /** Top-level object literals that are requests only if no call in any statement consumes them. */
+  deferred: Candidate[];
+  /** Largest document offset its sites mention (they may point into constants elsewhere). */
+  maxRef: number;
+}
+
+interface Decl {
+  init?: ts.Expression;
+  isConst: boolean;
+  scope: ts.Node;
+  pos: number;
+  unit: Unit;
+}
+
+interface Fn {
+  name: string;
+  range: Range;
+}
+
+interface Candidate {
+  node: ts.Node;
+  fn?: Fn;
+  parent?: ts.Node;
+}
+
+/** Names visible to every statement: imports, module-level declarations, clients, which SDKs the file uses. */
+interface Env {
+  imports: Map<string, { name: string; module: string }>;
+  decls: Map<string, Decl[]>;
+  clients: Map<string, ClientKind>;
+  usesV3: boolean;
+  usesLib: boolean;
+}
+
+function scriptKind(languageId: string): ts.ScriptKind {
+  return languageId === 'typescriptreact' ? ts.ScriptKind.TSX : languageId === 'typescript' ? ts.ScriptKind.TS : languageId === 'javascriptreact' ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
+}
+
+export function createTsSourceFile(text: string, languageId: string): ts.SourceFile {
+  const parse = (t: string) => ts.createSourceFile('file', t, ts.ScriptTarget.Latest, false, scriptKind(languageId));
+  try {
+    return parse(text);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return parse(flattenDeepNesting(text, MAX_PARSE_DEPTH));
+  }
+}
+
+function unwrap(e: ts.Expression): ts.Expression {
+  for (;;) {
+    if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e) || ts.isAwaitExpression(e)) e = e.expression;
+    else return e;
+  }
+}
+
+/** `a.b.C` -> ['a', 'b', 'C'] for identifiers and property accesses (also `this.x`). */
+function dotted(e: ts.Node): string[] | undefined {
+  const parts: string[] = [];
+  for (;;) {
+    if (ts.isIdentifier(e) || ts.isPrivateIdentifier(e)) return [e.text, ...parts];
+    if (e.kind === K.ThisKeyword) return ['this', ...parts];
+    if (ts.isPropertyAccessExpression(e)) {
+      parts.unshift(e.name.text);
+      e = e.expression;
+    } else if (ts.isQualifiedName(e)) {
+      parts.unshift(e.right.text);
+      e = e.left;
+    } else if (ts.isTypeReferenceNode(e)) e = e.typeName;
+    else return undefined;
+  }
+}
+
+const FUNCTION_KINDS = new Set([K.FunctionDeclaration, K.MethodDeclaration, K.GetAccessor, K.SetAccessor, K.Constructor, K.FunctionExpression, K.ArrowFunction]);
+const SCOPE_KINDS = new Set([...FUNCTION_KINDS, K.Block, K.SourceFile, K.ModuleBlock, K.CaseBlock, K.ForStatement, K.ForOfStatement, K.ForInStatement, K.ClassDeclaration, K.ClassExpression]);
+
+function isEnvStatement(s: ts.Statement): boolean {
+  return (
+    ts.isImportDeclaration(s) ||
+    ts.isImportEqualsDeclaration(s) ||
+    ts.isVariableStatement(s) ||
+    (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === K.EqualsToken)
+  );
+}
+
+function requireOf(init: ts.Expression | undefined): string | undefined {
+  return init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments[0] && ts.isStringLiteral(init.arguments[0]) ? init.arguments[0].text : undefined;
+}
+
+/** Extraction for one statement, against the document's environment. */
+class UnitExtractor {
+  private decls = new Map<string, Decl[]>();
+  private imports = new Map<string, { name: string; module: string }>();
+  private clients = new Map<string, ClientKind>();
+  private calls: Candidate[] = [];
+  private typed: Candidate[] = [];
+  private plain: Candidate[] = [];
+  readonly deferred: Candidate[] = [];
+  readonly consumed = new Set<ts.Node>();
+
+  constructor(
+    private env: Env,
+    private unit: Unit,
+    private host: HostLanguage,
+  ) {}
+
+  run(): RequestSite[] {
+    this.walk();
+    const sites: RequestSite[] = [];
+    for (const c of this.calls) {
+      const s = ts.isNewExpression(c.node) ? this.command(c.node, c.fn) : this.methodCall(c.node as ts.CallExpression, c.fn, c.parent);
+      if (s) sites.push(s);
+    }
+    for (const c of [...this.typed, ...this.plain]) {
+      const s = this.candidate(c, this.consumed);
+      if (s) sites.push(s);
+    }
+    return sites;
+  }
+
+  /** A typed input or a plain request-looking object literal, unless a call already took it. */
+  candidate(c: Candidate, consumed: Set<ts.Node>): RequestSite | undefined {
+    const n = c.node as ts.VariableDeclaration | ts.SatisfiesExpression | ts.AsExpression;
+    const lit = unwrap((ts.isVariableDeclaration(n) ? n.initializer : n.expression)!);
+    if (consumed.has(lit)) return undefined;
+    const u = this.unit;
+    const params = this.value(lit, u, 0, 0) as ObjectNode;
+    const info = n.type ? this.typeInfo(n.type) : undefined;
+    if (info) return this.site(info.api, 'call', info.style, info.sdk, lit, n.type!, params, c.fn);
+    const api = inferApi(params);
+    if (!api || !prop(params, 'TableName')) return undefined;
+    const style = inferStyle(params, this.env.usesLib ? 'document' : 'low-level');
+    const v2 = !this.env.usesV3;
+    const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
+    return this.site(api, 'inferred', style, sdk, lit, (n as ts.VariableDeclaration).name, params, c.fn);
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* One iterative walk of the statement: local declarations, clients, candidate calls, enclosing functions.         */
+
+  private walk(): void {
+    const { sf, stmt } = this.unit;
+    // Parallel stacks (no per-node allocation); tokens, identifiers, type nodes and JSDoc are never pushed.
+    const nodes: ts.Node[] = [stmt];
+    const parents: (ts.Node | undefined)[] = [sf];
+    const fns: (Fn | undefined)[] = [undefined];
+    const scopes: ts.Node[] = [sf];
+    const kids: ts.Node[] = [];
+    const collect = (c: ts.Node) => {
+      const k = c.kind;
+      if (k > K.LastToken && !(k >= K.FirstTypeNode && k <= K.LastTypeNode) && k < K.FirstJSDocNode) kids.push(c);
+    };
+    while (nodes.length) {
+      const n = nodes.pop()!;
+      const parent = parents.pop();
+      const outerFn = fns.pop();
+      const outerScope = scopes.pop()!;
+      const fn = (FUNCTION_KINDS.has(n.kind) && this.functionOf(n, parent)) || outerFn;
+      const scope = SCOPE_KINDS.has(n.kind) ? n : outerScope;
+      switch (n.kind) {
+        case K.VariableDeclaration:
+          this.varDecl(n as ts.VariableDeclaration, parent, outerScope, fn);
+          break;
+        case K.PropertyDeclaration:
+        case K.Parameter: {
+          const d = n as ts.PropertyDeclaration | ts.ParameterDeclaration;
+          if (ts.isIdentifier(d.name) || ts.isPrivateIdentifier(d.name)) this.noteClient(this.clients, d.name.text, d.initializer, d.type);
+          break;
+        }
+        case K.BinaryExpression: {
+          const b = n as ts.BinaryExpression;
+          const target = b.operatorToken.kind === K.EqualsToken ? dotted(b.left) : undefined;
+          if (target) this.noteClient(this.clients, target[target.length - 1], b.right);
+          break;
+        }
+        case K.NewExpression:
+          this.calls.push({ node: n, fn });
+          break;
+        case K.CallExpression: {
+          const callee = (n as ts.CallExpression).expression;
+          if (ts.isPropertyAccessExpression(callee) && (LOW_METHODS.has(callee.name.text) || DOC_METHODS.has(callee.name.text))) this.calls.push({ node: n, fn, parent });
+          break;
+        }
+        case K.SatisfiesExpression:
+        case K.AsExpression: {
+          const e = n as ts.SatisfiesExpression | ts.AsExpression;
+          if (ts.isObjectLiteralExpression(unwrap(e.expression)) && this.typeInfo(e.type)) (ts.isSourceFile(outerScope) ? this.deferred : this.typed).push({ node: n, fn });
+          break;
+        }
+      }
+      kids.length = 0;
+      ts.forEachChild(n, collect);
+      for (let i = kids.length - 1; i >= 0; i--) {
+        nodes.push(kids[i]);
+        parents.push(n);
+        fns.push(fn);
+        scopes.push(scope);
+      }
+    }
+  }
+
+  private functionOf(n: ts.Node, p: ts.Node | undefined): Fn | undefined {
+    let name: ts.Node | undefined;
+    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n)) name = n.name;
+    else if (ts.isConstructorDeclaration(n)) return { name: 'constructor', range: this.range(n, this.unit) };
+    else if (ts.isFunctionExpression(n) || ts.isArrowFunction(n)) {
+      name = ts.isFunctionExpression(n) ? n.name : undefined;
+      if (!name && p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p))) name = p.name;
+    } else return undefined;
+    if (!name || !(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name))) return undefined;
+    return { name: name.text, range: this.range(n, this.unit) };
+  }
+
+  private varDecl(d: ts.VariableDeclaration, list: ts.Node | undefined, scope: ts.Node, fn?: Fn): void {
+    const init = d.initializer;
+    const topLevel = ts.isSourceFile(scope);
+    if (!topLevel) {
+      const req = requireOf(init);
+      if (req !== undefined) {
+        bindRequire(this.imports, d, req);
+        return;
+      }
+      if (!ts.isIdentifier(d.name)) return;
+      const isConst = !!list && ts.isVariableDeclarationList(list) && (list.flags & ts.NodeFlags.Const) !== 0;
+      const arr = this.decls.get(d.name.text);
+      const decl: Decl = { init, isConst, scope, pos: d.pos, unit: this.unit };
+      if (arr) arr.push(decl);
+      else this.decls.set(d.name.text, [decl]);
+      this.noteClient(this.clients, d.name.text, init, d.type);
+    }
+    if (!ts.isIdentifier(d.name) || !init || !ts.isObjectLiteralExpression(unwrap(init))) return;
+    // `= {...} satisfies XInput` is already a typed candidate of its own.
+    if ((ts.isSatisfiesExpression(init) || ts.isAsExpression(init)) && this.typeInfo(init.type)) return;
+    const c = { node: d, fn };
+    if (topLevel) this.deferred.push(c);
+    else (d.type && this.typeInfo(d.type) ? this.typed : this.plain).push(c);
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* Clients and names                                                                                               */
+
+  noteClient(into: Map<string, ClientKind>, name: string, init?: ts.Expression, type?: ts.TypeNode): void {
+    const kind = (init && this.clientKindOf(init)) ?? (type && this.clientKindOfName(dotted(type)));
+    if (kind) into.set(name, kind);
+  }
+
+  private importNamed(local: string): { name: string; module: string } | undefined {
+    return this.imports.get(local) ?? this.env.imports.get(local);
+  }
+
+  private clientKindOf(e: ts.Expression): ClientKind | undefined {
+    e = unwrap(e);
+    if (ts.isNewExpression(e)) return this.clientKindOfName(dotted(e.expression));
+    if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && e.expression.name.text === 'from') {
+      const last = dotted(e.expression.expression)?.pop();
+      return last === 'DynamoDBDocument' ? 'v3-doc-agg' : last === 'DynamoDBDocumentClient' ? 'v3-doc-bare' : undefined;
+    }
+    return undefined;
+  }
+
+  private clientKindOfName(parts: string[] | undefined): ClientKind | undefined {
+    if (!parts) return undefined;
+    const last = parts[parts.length - 1];
+    const imported = this.importNamed(parts[0]);
+    const name = parts.length === 1 && imported && imported.name !== '*' && imported.name !== 'default' ? imported.name : last;
+    if (name === 'DynamoDBDocumentClient') return 'v3-doc-bare';
+    if (name === 'DynamoDBDocument') return 'v3-doc-agg';
+    if (name === 'DynamoDBClient') return 'v3-low-bare';
+    if (name === 'DocumentClient') return 'v2-doc';
+    if (name !== 'DynamoDB') return undefined;
+    if (imported) return isV2Module(imported.module) ? 'v2-low' : imported.module === V3_LOW ? 'v3-low-agg' : undefined;
+    return parts.length > 1 || !this.env.usesV3 ? 'v2-low' : 'v3-low-agg';
+  }
+
+  private clientOfReceiver(recv: ts.Expression): ClientKind | undefined {
+    const parts = dotted(unwrap(recv));
+    if (!parts) return this.clientKindOf(recv);
+    const name = parts[parts.length - 1];
+    return this.clients.get(name) ?? this.env.clients.get(name);
+  }
+
+  /** The imported name and module of a command class reference (`UpdateCommand`, `ddb.UpdateItemCommand`). */
+  private importOf(e: ts.Expression): { name: string; module?: string } | undefined {
+    const parts = dotted(e);
+    if (!parts) return undefined;
+    const imp = this.importNamed(parts[0]);
+    if (parts.length === 1) return imp ? { name: imp.name, module: imp.module } : { name: parts[0] };
+    return { name: parts[parts.length - 1], module: imp?.name === '*' || imp?.name === 'default' ? imp.module : undefined };
+  }
+
+  private typeInfo(t: ts.TypeNode): { api: Api; style: ValueStyle; sdk: string } | undefined {
+    const parts = dotted(t);
+    if (!parts) return undefined;
+    const imp = parts.length === 1 ? this.importNamed(parts[0]) : undefined;
+    const name = imp && imp.name !== '*' && imp.name !== 'default' ? imp.name : parts[parts.length - 1];
+    const info = apiOfTypeName(name);
+    if (!info) return undefined;
+    const module = imp?.module ?? (parts.length > 1 ? this.importNamed(parts[0])?.module : undefined);
+    if (info.family === 'v2') {
+      const doc = parts.includes('DocumentClient') || name.includes('DocumentClient');
+      return { api: info.api, style: doc ? 'document' : 'low-level', sdk: doc ? 'sdk-v2-doc' : 'sdk-v2' };
+    }
+    const doc = module === V3_DOC || (module !== V3_LOW && info.family === 'doc');
+    const lowName = LOW_COMMANDS.has(name.replace(/Input$/, ''));
+    if (doc || (!module && !lowName)) return { api: info.api, style: 'document', sdk: 'sdk-v3-lib' };
+    return { api: info.api, style: 'low-level', sdk: 'sdk-v3' };
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* Sites                                                                                                           */
+
+  private command(n: ts.NewExpression, fn?: Fn): RequestSite | undefined {
+    const imp = this.importOf(n.expression);
+    if (!imp) return undefined;
+    const low = LOW_COMMANDS.get(imp.name);
+    const doc = DOC_COMMANDS.get(imp.name);
+    if (!low && !doc) return undefined;
+    if (imp.module && imp.module !== V3_LOW && imp.module !== V3_DOC) return undefined;
+    const params = this.paramsOf(n.arguments?.[0]);
+    if (!params) return undefined;
+    let style: ValueStyle;
+    if (imp.module) style = imp.module === V3_DOC ? 'document' : 'low-level';
+    else if (low && doc) style = inferStyle(params, this.env.usesLib ? 'document' : 'low-level');
+    else style = doc ? 'document' : 'low-level';
+    const api = style === 'document' ? (doc ?? low)! : (low ?? doc)!;
+    // Without an import, a command-like class name is only trusted when its input looks like a request.
+    if (!imp.module && !looksLikeRequest(params, api)) return undefined;
+    return this.site(api, 'call', style, style === 'document' ? 'sdk-v3-lib' : 'sdk-v3', n, n.expression, params, fn);
+  }
+
+  private methodCall(n: ts.CallExpression, fn?: Fn, parent?: ts.Node): RequestSite | undefined {
+    const callee = n.expression as ts.PropertyAccessExpression;
+    const method = callee.name.text;
+    const kind = this.clientOfReceiver(callee.expression);
+    const params = this.paramsOf(n.arguments[0]);
+    if (!params) return undefined;
+    if (kind) {
+      const c = CLIENTS[kind];
+      const api = c.methods?.get(method);
+      return api ? this.site(api, 'call', c.style, c.sdk, n, callee.name, params, fn) : undefined;
+    }
+    const low = LOW_METHODS.get(method);
+    const doc = DOC_METHODS.get(method);
+    const recvName = dotted(unwrap(callee.expression))?.pop() ?? '';
+    const style: ValueStyle = low && doc ? inferStyle(params, /doc/i.test(recvName) ? 'document' : 'low-level') : doc ? 'document' : 'low-level';
+    const api = (style === 'document' ? (doc ?? low) : (low ?? doc))!;
+    if (!looksLikeRequest(params, api)) return undefined;
+    const v2 = !this.env.usesV3 || (!!parent && ts.isPropertyAccessExpression(parent) && parent.name.text === 'promise');
+    const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
+    return this.site(api, 'call', style, sdk, n, callee.name, params, fn);
+  }
+
+  private site(api: Api, apiSource: 'call' | 'inferred', style: ValueStyle, sdk: string, node: ts.Node, name: ts.Node, params: ObjectNode, fn?: Fn): RequestSite {
+    const u = this.unit;
+    const s: RequestSite = { api, apiSource, style, host: this.host, range: this.range(node, u), nameRange: this.range(name, u), params, sdk };
+    if (fn) s.enclosingFunction = fn;
+    return s;
+  }
+
+  /** The request object an argument denotes: an object literal, or a name bound to one. Marks it consumed. */
+  private paramsOf(arg: ts.Expression | undefined): ObjectNode | undefined {
+    if (!arg) return undefined;
+    let e = unwrap(arg);
+    let u = this.unit;
+    if (ts.isIdentifier(e)) {
+      const d = this.lookup(e.text, e.pos, u);
+      if (d?.init) {
+        e = unwrap(d.init);
+        u = d.unit;
+      }
+    }
+    if (!ts.isObjectLiteralExpression(e)) return undefined;
+    this.consumed.add(e);
+    const v = this.value(e, u, 0, 0);
+    return v.kind === 'object' ? v : undefined;
+  }
+
+  /**
+   * The declaration a name at `pos` of unit `u` refers to: in this statement, the nearest one before `pos` whose scope
+   * encloses it (declarations are recorded in document order: binary search); else the module-level one.
+   */
+  private lookup(name: string, pos: number, u: Unit): Decl | undefined {
+    const arr = u === this.unit ? this.decls.get(name) : undefined;
+    if (arr) {
+      let lo = 0;
+      let hi = arr.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (arr[mid].pos <= pos) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo - 1; i >= 0; i--) if (arr[i].scope.pos <= pos && pos < arr[i].scope.end) return arr[i];
+    }
+    const mod = this.env.decls.get(name);
+    if (!mod) return undefined;
+    const at = pos + u.delta;
+    let best: Decl | undefined;
+    for (const d of mod) if (d.pos + d.unit.delta <= at) best = d;
+    return best ?? mod[0];
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* Values                                                                                                          */
+
+  private range(n: ts.Node, u: Unit): Range {
+    return { start: n.getStart(u.sf) + u.delta, end: n.end + u.delta };
+  }
+
+  private unknown(n: ts.Node, u: Unit): VNode {
+    const r = this.range(n, u);
+    const start = r.start - u.delta;
+    return { kind: 'unknown', range: r, text: u.sf.text.slice(start, Math.min(n.end, start + 120)) };
+  }
+
+  private value(n: ts.Expression, u: Unit, depth: number, hops: number): VNode {
+    n = unwrap(n);
+    if (depth > MAX_VALUE_DEPTH) return this.unknown(n, u);
+    const range = this.range(n, u);
+    switch (n.kind) {
+      case K.StringLiteral:
+      case K.NoSubstitutionTemplateLiteral: {
+        const start = range.start - u.delta + 1;
+        return decodeJs(u.sf.text.slice(start, Math.max(start, n.end - 1)), start + u.delta, range, n.kind !== K.StringLiteral);
+      }
+      case K.TemplateExpression:
+        return this.template(n as ts.TemplateExpression, u, depth, hops);
+      case K.NumericLiteral:
+      case K.BigIntLiteral:
+        return { kind: 'number', text: numberText(n.getText(u.sf)), range };
+      case K.PrefixUnaryExpression: {
+        const p = n as ts.PrefixUnaryExpression;
+        const inner = this.value(p.operand, u, depth + 1, hops);
+        if (inner.kind === 'number' && (p.operator === K.MinusToken || p.operator === K.PlusToken)) return { kind: 'number', text: (p.operator === K.MinusToken ? '-' : '') + inner.text, range };
+        return this.unknown(n, u);
+      }
+      case K.TrueKeyword:
+      case K.FalseKeyword:
+        return { kind: 'bool', value: n.kind === K.TrueKeyword, range };
+      case K.NullKeyword:
+        return { kind: 'null', range };
+      case K.BinaryExpression:
+        return this.concat(n as ts.BinaryExpression, u, depth, hops);
+      case K.Identifier:
+        return this.resolveName(n as ts.Identifier, u, depth, hops);
+      case K.ArrayLiteralExpression: {
+        const a = n as ts.ArrayLiteralExpression;
+        const items = a.elements.filter((e) => !ts.isSpreadElement(e) && !ts.isOmittedExpression(e)).map((e) => this.value(e, u, depth + 1, hops));
+        return { kind: 'array', items, complete: items.length === a.elements.length, range };
+      }
+      case K.ObjectLiteralExpression:
+        return this.object(n as ts.ObjectLiteralExpression, u, depth, hops);
+      case K.NewExpression:
+      case K.CallExpression:
+        return this.construct(n as ts.NewExpression | ts.CallExpression, u, depth, hops);
+      default:
+        return this.unknown(n, u);
+    }
+  }
+
+  private resolveName(id: ts.Identifier, u: Unit, depth: number, hops: number): VNode {
+    const d = id.text === 'undefined' || hops >= MAX_RESOLVE ? undefined : this.lookup(id.text, id.pos, u);
+    if (!d?.init || !(d.isConst || ts.isSourceFile(d.scope))) return this.unknown(id, u);
+    return this.value(d.init, d.unit, depth, hops + 1);
+  }
+
+  private template(t: ts.TemplateExpression, u: Unit, depth: number, hops: number): VNode {
+    const text = u.sf.text;
+    const piece = (lit: ts.TemplateLiteralLikeNode, tail: boolean): StringNode => {
+      const start = lit.getStart(u.sf) + 1;
+      const end = lit.end - (tail ? 1 : 2);
+      return decodeJs(text.slice(start, end), start + u.delta, { start: start - 1 + u.delta, end: lit.end + u.delta }, true);
+    };
+    const pieces: StringNode[] = [piece(t.head, false)];
+    for (const span of t.templateSpans) {
+      const s = asString(this.value(span.expression, u, depth + 1, hops));
+      if (!s) return this.unknown(t, u);
+      pieces.push(s, piece(span.literal, ts.isTemplateTail(span.literal)));
+    }
+    return concatStrings(pieces, this.range(t, u));
+  }
+
+  /** `a + b + c`: a left-deep chain, flattened without recursion. */
+  private concat(b: ts.BinaryExpression, u: Unit, depth: number, hops: number): VNode {
+    if (b.operatorToken.kind !== K.PlusToken) return this.unknown(b, u);
+    const operands: ts.Expression[] = [];
+    let e: ts.Expression = b;
+    while (ts.isBinaryExpression(e) && e.operatorToken.kind === K.PlusToken) {
+      operands.push(e.right);
+      e = unwrap(e.left);
+    }
+    operands.push(e);
+    operands.reverse();
+    const pieces: StringNode[] = [];
+    for (const o of operands) {
+      const v = this.value(o, u, depth + 1, hops);
+      const s = v.kind === 'string' || (v.kind === 'number' && pieces.length) ? asString(v) : undefined;
+      if (!s) return this.unknown(b, u);
+      pieces.push(s);
+    }
+    return concatStrings(pieces, this.range(b, u));
+  }
+
+  private object(o: ts.ObjectLiteralExpression, u: Unit, depth: number, hops: number): VNode {
+    const properties: Property[] = [];
+    let complete = true;
+    for (const p of o.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        const v = this.value(p.expression, u, depth + 1, hops);
+        if (v.kind === 'object') {
+          properties.push(...v.properties);
+          complete &&= v.complete;
+        } else complete = false;
+        continue;
+      }
+      const key = this.keyOf(p.name, u, depth, hops);
+      if (key === undefined) {
+        complete = false;
+        continue;
+      }
+      let value: VNode;
+      if (ts.isPropertyAssignment(p)) value = this.value(p.initializer, u, depth + 1, hops);
+      else if (ts.isShorthandPropertyAssignment(p)) value = this.resolveName(p.name, u, depth + 1, hops);
+      else {
+        complete = false;
+        continue;
+      }
+      properties.push({ key, keyRange: this.range(p.name, u), value, range: this.range(p, u) });
+    }
+    return { kind: 'object', properties, complete, range: this.range(o, u) };
+  }
+
+  private keyOf(name: ts.PropertyName, u: Unit, depth: number, hops: number): string | undefined {
+    if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name) || ts.isPrivateIdentifier(name)) return name.text;
+    if (ts.isComputedPropertyName(name)) {
+      const v = this.value(name.expression, u, depth + 1, hops);
+      return v.kind === 'string' ? v.value : v.kind === 'number' ? v.text : undefined;
+    }
+    return undefined;
+  }
+
+  /** `new Set([...])`, `createSet([...])`, `Buffer.from(...)`, `new Uint8Array(...)`, `TextEncoder.encode`. */
+  private construct(n: ts.NewExpression | ts.CallExpression, u: Unit, depth: number, hops: number): VNode {
+    const parts = dotted(n.expression);
+    const last = parts?.[parts.length - 1];
+    const range = this.range(n, u);
+    const arg = n.arguments?.[0];
+    if ((ts.isNewExpression(n) && last === 'Set') || (ts.isCallExpression(n) && last === 'createSet')) {
+      if (!arg) return { kind: 'set', items: [], range };
+      const v = this.value(arg, u, depth + 1, hops);
+      return v.kind === 'array' && v.complete ? { kind: 'set', items: v.items, range } : this.unknown(n, u);
+    }
+    if (ts.isNewExpression(n) && (last === 'Uint8Array' || last === 'Buffer' || last === 'ArrayBuffer')) return { kind: 'binary', range };
+    if (parts && parts.length === 2 && ['Buffer', 'Uint8Array'].includes(parts[0]) && ['from', 'alloc', 'of'].includes(parts[1])) return { kind: 'binary', range };
+    if (last === 'encode' && ts.isPropertyAccessExpression(n.expression) && ts.isNewExpression(n.expression.expression) && dotted(n.expression.expression.expression)?.pop() === 'TextEncoder') return { kind: 'binary', range };
+    return this.unknown(n, u);
+  }
+}
+
+function bindRequire(into: Map<string, { name: string; module: string }>, d: ts.VariableDeclaration, module: string): void {
+  if (ts.isIdentifier(d.name)) into.set(d.name.text, { name: '*', module });
+  else if (ts.isObjectBindingPattern(d.name))
+    for (const el of d.name.elements)
+      if (ts.isIdentifier(el.name)) into.set(el.name.text, { name: el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : el.name.text, module });
+}
+
+/** A number's decimal text: `1_000` -> `1000`, `0x10` -> `16`, `5n` -> `5`; plain decimals stay as written. */
+function numberText(raw: string): string {
+  const t = raw.replace(/_/g, '').replace(/n$/, '');
+  return /^0[xXoObB]/.test(t) ? BigInt(t).toString() : t;
+}
+
+function asString(v: VNode): StringNode | undefined {
+  if (v.kind === 'string') return v;
+  if (v.kind !== 'number') return undefined;
+  const n = v.text.length;
+  const offsets = Array.from({ length: n + 1 }, (_, i) => Math.min(v.range.start + i, v.range.end));
+  return { kind: 'string', value: v.text, offsets, range: v.range };
+}
+
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* The document: statements as units, full or incremental                                                             */
+
+function newUnit(sf: ts.SourceFile, delta: number, stmt: ts.Statement): Unit {
+  return { sf, delta, stmt, env: isEnvStatement(stmt), sites: [], consumed: [], deferred: [], maxRef: 0 };
+}
+
+function buildEnv(units: Unit[], host: HostLanguage): Env {
+  const env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false };
+  const noteModule = (m: string) => {
+    if (m.startsWith('@aws-sdk/')) env.usesV3 = true;
+    if (m === V3_DOC) env.usesLib = true;
+  };
+  for (const u of units) {
+    const s = u.stmt;
+    if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier)) {
+      const module = s.moduleSpecifier.text;
+      noteModule(module);
+      const c = s.importClause;
+      if (c?.name) env.imports.set(c.name.text, { name: 'default', module });
+      const b = c?.namedBindings;
+      if (b && ts.isNamespaceImport(b)) env.imports.set(b.name.text, { name: '*', module });
+      if (b && ts.isNamedImports(b)) for (const el of b.elements) env.imports.set(el.name.text, { name: (el.propertyName ?? el.name).text, module });
+    } else if (ts.isVariableStatement(s))
+      for (const d of s.declarationList.declarations) {
+        const req = requireOf(d.initializer);
+        if (req !== undefined) {
+          noteModule(req);
+          bindRequire(env.imports, d, req);
+        }
+      }
+  }
+  for (const u of units) {
+    if (!u.env) continue;
+    const s = u.stmt;
+    const x = new UnitExtractor(env, u, host);
+    if (ts.isVariableStatement(s)) {
+      const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0;
+      for (const d of s.declarationList.declarations) {
+        if (!ts.isIdentifier(d.name) || requireOf(d.initializer) !== undefined) continue;
+        const decl: Decl = { init: d.initializer, isConst, scope: u.sf, pos: d.pos, unit: u };
+        const arr = env.decls.get(d.name.text);
+        if (arr) arr.push(decl);
+        else env.decls.set(d.name.text, [decl]);
+        x.noteClient(env.clients, d.name.text, d.initializer, d.type);
+      }
+    } else if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression)) {
+      const target = dotted(s.expression.left);
+      if (target) x.noteClient(env.clients, target[target.length - 1], s.expression.right);
+    }
+  }
+  return env;
+}
+
+/** Does the text at `from` (after trivia) start with a token that could continue the statement before it? */
+function continuesPrevious(text: string, from = 0): boolean {
+  let i = from;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i])) i++;
+    if (text.startsWith('//', i)) i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
+    else if (text.startsWith('/*', i)) {
+      const e = text.indexOf('*/', i + 2);
+      if (e < 0) return true;
+      i = e + 2;
+    } else break;
+  }
+  return i < text.length && '([`+-*/%,.?:=<>&|^!~'.includes(text[i]);
+}
+
+/**
+ * A TypeScript/JavaScript document kept between edits. Each top-level statement is a unit with its own sites. After
+ * an edit, only the statements it touches are re-parsed (on their own, positions shifted by `delta`) and re-extracted;
+ * the others keep their sites, moved by the edit's length change. Whenever that could differ from a full parse (the
+ * edit touches an import or top-level declaration, the re-parsed text has syntax errors, or a statement boundary could
+ * join with its neighbour) the whole document is parsed again.
+ */
+export class TsDocument {
+  private units: Unit[] = [];
+  private env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false };
+  private text = '';
+  private flattened = false;
+
+  constructor(
+    private languageId: string,
+    private host: HostLanguage,
+  ) {}
+
+  full(text: string): RequestSite[] {
+    const sf = createTsSourceFile(text, this.languageId);
+    this.text = text;
+    this.flattened = sf.text !== text;
+    this.units = sf.statements.map((stmt) => newUnit(sf, 0, stmt));
+    this.env = buildEnv(this.units, this.host);
+    for (const u of this.units) this.extractUnit(u);
+    return this.collect();
+  }
+
+  /** Sites of the new text, given the one span that changed (see `changedSpan`). */
+  update(text: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] {
+    const sites = this.units.length && !this.flattened ? this.incremental(text, span) : undefined;
+    this.lastWasIncremental = !!sites;
+    return sites ?? this.full(text);
+  }
+
+  /** Whether the last `update` re-parsed only the statements the edit touched. */
+  lastWasIncremental = false;
+
+  private extractUnit(u: Unit): void {
+    const x = new UnitExtractor(this.env, u, this.host);
+    u.sites = x.run();
+    u.consumed = [...x.consumed];
+    u.deferred = x.deferred;
+    u.maxRef = maxRef(u.sites);
+  }
+
+  private collect(): RequestSite[] {
+    const consumed = new Set<ts.Node>();
+    for (const u of this.units) for (const n of u.consumed) consumed.add(n);
+    const out: RequestSite[] = [];
+    for (const u of this.units) {
+      out.push(...u.sites);
+      if (!u.deferred.length) continue;
+      const x = new UnitExtractor(this.env, u, this.host);
+      for (const c of u.deferred) {
+        const s = x.candidate(c, consumed);
+        if (s) out.push(s);
+      }
+    }
+    return out.sort((a, b) => a.range.start - b.range.start);
+  }
+
+  private incremental(newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
+    const units = this.units;
+    const n = units.length;
+    const start = (u: Unit) => u.stmt.pos + u.delta;
+    const end = (u: Unit) => u.stmt.end + u.delta;
+    let i = 0;
+    while (i < n - 1 && end(units[i]) < span.start) i++;
+    let j = i;
+    while (j + 1 < n && start(units[j + 1]) <= span.oldEnd) j++;
+    for (let k = i; k <= j; k++) if (units[k].env) return undefined;
+    const toEnd = j === n - 1;
+    const regionStart = start(units[i]);
+    const regionEndOld = toEnd ? this.text.length : end(units[j]);
+    if (span.start < regionStart || span.oldEnd > regionEndOld) return undefined;
+    const diff = span.newEnd - span.oldEnd;
+    const regionText = newText.slice(regionStart, regionEndOld + diff);
+    if (continuesPrevious(regionText) || (!toEnd && continuesPrevious(newText, regionEndOld + diff))) return undefined;
+    let sf: ts.SourceFile;
+    try {
+      sf = ts.createSourceFile('file', regionText, ts.ScriptTarget.Latest, false, scriptKind(this.languageId));
+    } catch {
+      return undefined;
+    }
+    const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
+    if (!diagnostics || diagnostics.length || !sf.statements.length || sf.statements.some(isEnvStatement)) return undefined;
+    if (!toEnd && sf.statements[sf.statements.length - 1].end !== regionText.length) return undefined;
+    const fresh = sf.statements.map((s) => newUnit(sf, regionStart, s));
+    if (diff !== 0) {
+      const map = (o: number) => (o >= regionEndOld ? o + diff : o);
+      for (let k = 0; k < n; k++) {
+        if (k >= i && k <= j) continue;
+        const u = units[k];
+        if (k > j) u.delta += diff;
+        if (u.maxRef >= regionEndOld) {
+          u.sites = u.sites.map((s) => remapSite(s, map));
+          u.maxRef += diff;
+        }
+      }
+    }
+    this.units = [...units.slice(0, i), ...fresh, ...units.slice(j + 1)];
+    for (const u of fresh) this.extractUnit(u);
+    this.text = newText;
+    return this.collect();
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * The only code that knows the LSP connection: capabilities, document sync, the lint schedule, settings pulls, and
+ * handlers that delegate to the pure `DynalintService`. Every handler is wrapped: a failure is logged and answered
+ * with an empty result, never thrown to the client.
+ */
+import {
+  CodeActionKind,
+  type Connection,
+  type Diagnostic,
+  DidChangeConfigurationNotification,
+  DocumentDiagnosticReportKind,
+  type InitializeResult,
+  type ServerCapabilities,
+  TextDocumentSyncKind,
+  TextDocuments,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { initParsers } from '../extract';
+import { allRules } from '../rules';
+import { loadConfig } from '../config';
+import { FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary } from '../protocol/lsp';
+import type { DynalintSettings } from '../protocol/settings';
+import { DynalintService } from '../service';
+import { LintScheduler } from './scheduler';
+import { SettingsCache } from './settings';
+
+export interface ServerHandle {
+  service: DynalintService;
+  documents: TextDocuments<TextDocument>;
+}
+
+export function startServer(connection: Connection): ServerHandle {
+  const log = (m: string) => connection.console.log(m);
+  const service = new DynalintService(log);
+  const documents = new TextDocuments(TextDocument);
+  const ready = initParsers().catch((e: unknown) => log(`parser initialisation failed: ${String(e)}`));
+  let settings: SettingsCache | undefined;
+  let pullDiagnostics = false;
+  let refreshSupport = false;
+  let configurationChanges = false;
+  let folders: string[] = [];
+  let folderChanges = false;
+  const toPaths = (uris: string[]) => uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+
+  /** Rule severities from the nearest `.dynalintrc.json`, searched up to the document's workspace folder. */
+  function fileRules(uri: string) {
+    if (!uri.startsWith('file:')) return undefined;
+    const path = fileURLToPath(uri);
+    const stopDir = folders.filter((f) => path.startsWith(f + '/') || path.startsWith(f + '\\')).sort((a, b) => b.length - a.length)[0];
+    return loadConfig(dirname(path), { stopDir }).rules;
+  }
+
+  /** Wrap a handler: log and answer `empty` when it throws or rejects. */
+  function guard<P extends unknown[], R>(name: string, empty: R, fn: (...args: P) => R | Promise<R>) {
+    return async (...args: P): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        log(`${name} failed: ${(e as Error)?.stack ?? String(e)}`);
+        return empty;
+      }
+    };
+  }
+
+  /** Lint the latest version of a document and publish, unless a newer version arrived meanwhile. */
+  async function lintAndPublish(uri: string): Promise<void> {
+    await ready;
+    const doc = documents.get(uri);
+    if (!doc || !settings) return;
+    const s = await settings.get(uri);
+    // TextDocuments updates a document in place: the version read now is the one this lint is about. If a change
+    // arrives during extraction the lint stops (the newer version is already queued); otherwise the rules, the
+    // conversion and the publish run without yielding, so what is published is exactly this version's lint.
+    const version = doc.version;
+    const current = () => documents.get(uri) === doc && doc.version === version;
+    if (!(await service.analyzeUnlessSuperseded(doc, s, current))) return;
+    void connection.sendDiagnostics({ uri, version, diagnostics: lint(doc, s) });
+  }
+
+  /** Diagnostics of a document version, reported to the client's status bar (`dynalint/linted`). */
+  function lint(doc: TextDocument, s: DynalintSettings): Diagnostic[] {
+    const diagnostics = service.diagnostics(doc, s);
+    const a = service.analyze(doc, s);
+    const linted: LintedParams = { uri: doc.uri, version: doc.version, findings: diagnostics.length, durationMs: a.durationMs, skipped: a.skipped };
+    void connection.sendNotification(LintedNotification, linted);
+    if (s.trace === 'verbose') log(`linted ${doc.uri} v${doc.version}: ${diagnostics.length} findings in ${a.durationMs.toFixed(1)} ms`);
+    return diagnostics;
+  }
+
+  const scheduler = new LintScheduler(lintAndPublish, (uri, e) => log(`lint of ${uri} failed: ${(e as Error)?.stack ?? String(e)}`));
+
+  /** Relint every open document (push) or ask the client to pull again. */
+  function relintAll(): void {
+    if (pullDiagnostics) {
+      if (refreshSupport) void connection.languages.diagnostics.refresh().catch((e: unknown) => log(`diagnostic refresh failed: ${String(e)}`));
+    } else for (const d of documents.all()) scheduler.request(d.uri);
+  }
+
+  connection.onInitialize((params): InitializeResult => {
+    const caps = params.capabilities;
+    pullDiagnostics = !!caps.textDocument?.diagnostic;
+    refreshSupport = !!caps.workspace?.diagnostics?.refreshSupport;
+    configurationChanges = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
+    folders = toPaths(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
+    folderChanges = !!caps.workspace?.workspaceFolders;
+    settings = new SettingsCache(connection, !!caps.workspace?.configuration, fileRules, log);
+    const capabilities: ServerCapabilities = {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+      completionProvider: { triggerCharacters: ['#', ':'] },
+      hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
+    };
+    if (folderChanges) capabilities.workspace = { workspaceFolders: { supported: true, changeNotifications: true } };
+    if (pullDiagnostics) capabilities.diagnosticProvider = { identifier: 'dynalint', interFileDependencies: false, workspaceDiagnostics: false };
+    return { capabilities, serverInfo: { name: 'dynalint' } };
+  });
+
+  connection.onInitialized(() => {
+    // Workspace folders bound the search for .dynalintrc.json (multi-root: each folder is a root).
+    if (folderChanges)
+      connection.workspace.onDidChangeWorkspaceFolders(
+        guard('didChangeWorkspaceFolders', undefined, (e) => {
+          const removed = new Set(toPaths(e.removed.map((f) => f.uri)));
+          folders = [...folders.filter((f) => !removed.has(f)), ...toPaths(e.added.map((f) => f.uri))];
+          settings?.clear();
+          relintAll();
+        }),
+      );
+    if (configurationChanges) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'dynalint' });
+  });
+
+  connection.onDidChangeConfiguration(
+    guard('didChangeConfiguration', undefined, (params) => {
+      const pushed = (params.settings as Record<string, unknown> | null)?.dynalint;
+      settings?.clear(pushed ?? undefined);
+      relintAll();
+    }),
+  );
+  connection.onDidChangeWatchedFiles(
+    guard('didChangeWatchedFiles', undefined, () => {
+      settings?.clear();
+      relintAll();
+    }),
+  );
+
+  documents.onDidOpen((e) => {
+    if (!pullDiagnostics) scheduler.request(e.document.uri);
+  });
+  documents.onDidChangeContent((e) => {
+    if (!pullDiagnostics) scheduler.request(e.document.uri);
+  });
+  documents.onDidClose((e) => {
+    const uri = e.document.uri;
+    scheduler.cancel(uri);
+    service.forget(uri);
+    settings?.delete(uri);
+    if (!pullDiagnostics) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  });
+
+  /** The open document and its settings, after parsers are ready. */
+  async function docAndSettings(uri: string) {
+    await ready;
+    const doc = documents.get(uri);
+    if (!doc || !settings) return undefined;
+    return { doc, s: await settings.get(uri) };
+  }
+
+  connection.languages.diagnostics.on(
+    guard('textDocument/diagnostic', { kind: DocumentDiagnosticReportKind.Full, items: [] }, async (params) => {
+      const ds = await docAndSettings(params.textDocument.uri);
+      if (!ds) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+      const resultId = `${ds.doc.version}:${settings?.generation}`;
+      if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: lint(ds.doc, ds.s) };
+    }),
+  );
+
+  connection.onCodeAction(
+    guard('textDocument/codeAction', [], async (params) => {
+      const ds = await docAndSettings(params.textDocument.uri);
+      return ds ? service.codeActions(ds.doc, ds.s, params.range, params.context.only) : [];
+    }),
+  );
+  connection.onCompletion(
+    guard('textDocument/completion', [], async (params) => {
+      const ds = await docAndSettings(params.textDocument.uri);
+      return ds ? service.completion(ds.doc, ds.s, params.position) : [];
+    }),
+  );
+  connection.onHover(
+    guard('textDocument/hover', null, async (params) => {
+      const ds = await docAndSettings(params.textDocument.uri);
+      return ds ? service.hover(ds.doc, ds.s, params.position) : null;
+    }),
+  );
+  connection.onCodeLens(
+    guard('textDocument/codeLens', [], async (params) => {
+      const ds = await docAndSettings(params.textDocument.uri);
+      return ds ? service.codeLenses(ds.doc, ds.s) : [];
+    }),
+  );
+  connection.onRequest(
+    ListRulesRequest,
+    guard('dynalint/listRules', [] as RuleSummary[], () =>
+      allRules.map((r) => ({
+        id: r.id,
+        description: r.meta.description,
+        docs: r.meta.docs,
+        category: r.meta.category,
+        defaultSeverity: r.meta.defaultSeverity,
+        fixable: r.meta.fixable,
+      })),
+    ),
+  );
+
+  documents.listen(connection);
+  connection.listen();
+  return { service, documents };
+}

@@ -1,0 +1,59 @@
+/**
+ * Dynalint's own additions to the LSP, shared by the client and the server (one copy, imported by both).
+ * Plain method names and payload types: no dependency on vscode or on the connection.
+ */
+
+/** The configuration section the server pulls with `workspace/configuration` (`dynalint.*` settings). */
+export const CONFIG_SECTION = 'dynalint';
+/** `Diagnostic.source` of every diagnostic. */
+export const DIAGNOSTIC_SOURCE = 'dynalint';
+/** Code action kind of fix-all (a sub-kind of `source.fixAll`, so "fix all on save" picks it up). */
+export const FIX_ALL_KIND = 'source.fixAll.dynalint';
+
+/** One quick fix as it travels in `Diagnostic.data`: edits in LSP line/character ranges of the linted version. */
+export interface DiagnosticFixData {
+  title: string;
+  safe: boolean;
+  preferred?: boolean;
+  edits: { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[];
+}
+
+/** `Diagnostic.data` of every Dynalint diagnostic: written by the rule that found it. */
+export interface DiagnosticData {
+  ruleId: string;
+  /** The document version the diagnostic (and its edits) belong to. */
+  version: number;
+  fixes: DiagnosticFixData[];
+}
+
+/** Server -> client notification after each lint published for a document (drives the status bar). */
+export const LintedNotification = 'dynalint/linted';
+export interface LintedParams {
+  uri: string;
+  version: number;
+  /** Number of findings published. */
+  findings: number;
+  /** Wall time of the lint, ms. */
+  durationMs: number;
+  /** Set when the document was not linted (too large, binary, language disabled). */
+  skipped?: string;
+}
+
+/** Client -> server request: the rule registry (for "Dynalint: Open rule docs"). */
+export const ListRulesRequest = 'dynalint/listRules';
+export interface RuleSummary {
+  id: string;
+  description: string;
+  docs: string;
+  category: string;
+  defaultSeverity: string;
+  fixable: boolean;
+}
+
+/** Command ids registered by the client (package.json `contributes.commands`). */
+export const Commands = {
+  restartServer: 'dynalint.restartServer',
+  showOutput: 'dynalint.showOutput',
+  openRuleDocs: 'dynalint.openRuleDocs',
+  reconcile: 'dynalint.reconcile',
+} as const;

@@ -1,0 +1,294 @@
+/**
+ * Shared reading of requests for the rules: parsed expressions (cached per string node), resolved document paths,
+ * counter updates, condition guards, key attributes and placeholder values.
+ */
+import { AttrType, ObjectNode, Property, Range, RequestSite, StringNode, VNode, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
+import type { Operation } from '../extract/operations';
+import { parseExpression } from '../expression/parser';
+import type {
+  AddAction, ConditionNode, ExpressionKind, FunctionNode, Operand, ParseResult, PathNode, SetAction, UpdateAction, UpdateClause, UpdateExpressionNode, ValueRefNode,
+} from '../expression/ast';
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Expressions                                                                                                        */
+
+const parseCache = new WeakMap<StringNode, ParseResult>();
+
+export function parsed(node: StringNode, kind: ExpressionKind): ParseResult {
+  const cached = parseCache.get(node);
+  if (cached && cached.kind === kind) return cached;
+  const r = parseExpression(kind, node.value);
+  parseCache.set(node, r);
+  return r;
+}
+
+/** Document range of an AST span inside an expression string. */
+export function spanRange(node: StringNode, span: { start: number; end: number }): Range {
+  return stringRange(node, span.start, span.end);
+}
+
+export interface UpdateInfo {
+  node: StringNode;
+  ast: UpdateExpressionNode;
+}
+
+/** The parsed UpdateExpression of an action, when it is a literal that parses. */
+export function updateOf(params: ObjectNode): UpdateInfo | undefined {
+  const node = prop(params, 'UpdateExpression');
+  if (node?.kind !== 'string') return undefined;
+  const r = parsed(node, 'update');
+  return r.ast?.type === 'update' && !r.error ? { node, ast: r.ast } : undefined;
+}
+
+/** A ConditionExpression: absent, not statically known (variable, spread, syntax error), or parsed. */
+export type ConditionState = { state: 'absent' } | { state: 'unknown' } | { state: 'parsed'; node: StringNode; ast: ConditionNode; entry: Property };
+
+export function conditionOf(params: ObjectNode, field = 'ConditionExpression'): ConditionState {
+  const entry = propEntry(params, field);
+  if (!entry) return params.complete ? { state: 'absent' } : { state: 'unknown' };
+  if (entry.value.kind !== 'string') return { state: 'unknown' };
+  const r = parsed(entry.value, 'condition');
+  if (!r.ast || r.error || r.ast.type === 'update' || r.ast.type === 'projection') return { state: 'unknown' };
+  return { state: 'parsed', node: entry.value, ast: r.ast, entry };
+}
+
+/** The top-level AND-ed parts of a condition (parentheses opened). */
+export function conjuncts(c: ConditionNode): ConditionNode[] {
+  if (c.type === 'paren') return conjuncts(c.inner);
+  if (c.type === 'and') return [...conjuncts(c.left), ...conjuncts(c.right)];
+  return [c];
+}
+
+/** Every path a condition mentions (through functions, NOT and OR); `comparedOnly`: only operands of comparisons/BETWEEN. */
+export function conditionPaths(c: ConditionNode, comparedOnly = false): PathNode[] {
+  const out: PathNode[] = [];
+  const operand = (o: Operand): void => {
+    if (o.type === 'path') out.push(o);
+    else if (o.type === 'function' && !comparedOnly) o.args.forEach(operand);
+    else if (o.type === 'arithmetic') [o.left, o.right].forEach(operand);
+    else if (o.type === 'parenOperand') operand(o.inner);
+  };
+  const walk = (n: ConditionNode): void => {
+    switch (n.type) {
+      case 'compare':
+        return [n.left, n.right].forEach(operand);
+      case 'between':
+        return [n.operand, n.low, n.high].forEach(operand);
+      case 'in':
+        if (!comparedOnly) [n.operand, ...n.list].forEach(operand);
+        return;
+      case 'and':
+      case 'or':
+        return [n.left, n.right].forEach(walk);
+      case 'not':
+        return walk(n.operand);
+      case 'paren':
+        return walk(n.inner);
+      case 'functionCondition':
+        if (!comparedOnly) operand(n.fn);
+        return;
+    }
+  };
+  walk(c);
+  return out;
+}
+
+const NEEDS_VALUE = new Set(['attribute_exists', 'attribute_type', 'begins_with', 'contains']);
+
+/**
+ * Attributes the condition cannot be true without (top-level AND conjuncts): compared with `=`, `<`, `<=`, `>`, `>=`,
+ * BETWEEN or IN, or the first argument of attribute_exists / attribute_type / begins_with / contains. When one is
+ * missing, DynamoDB fails the condition (ConditionalCheckFailedException) before evaluating the update.
+ */
+export function requiredAttributes(c: ConditionNode, names: Names): Set<string> {
+  const out = new Set<string>();
+  const add = (o: Operand) => {
+    const u = unwrap(o);
+    if (u.type === 'path') out.add(pathKey(u, names));
+  };
+  for (const part of conjuncts(c)) {
+    if (part.type === 'compare' && part.op !== '<>') [part.left, part.right].forEach(add);
+    else if (part.type === 'between') add(part.operand);
+    else if (part.type === 'in') add(part.operand);
+    else if (part.type === 'functionCondition' && NEEDS_VALUE.has(part.fn.name) && part.fn.args[0]) add(part.fn.args[0]);
+  }
+  return out;
+}
+
+/** Attribute names a condition requires to exist / not exist as a top-level conjunct: `fn(path)` with fn the given name. */
+export function guardedAttributes(c: ConditionNode, fn: 'attribute_exists' | 'attribute_not_exists', names: Names): string[] {
+  const out: string[] = [];
+  for (const part of conjuncts(c)) {
+    if (part.type !== 'functionCondition' || part.fn.name !== fn) continue;
+    const arg = part.fn.args[0];
+    if (arg?.type === 'path') out.push(pathKey(arg, names));
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Names, values and paths                                                                                            */
+
+export type Names = Record<string, string>;
+
+/** The literal entries of `ExpressionAttributeNames`. */
+export function namesOf(params: ObjectNode): Names {
+  const m = prop(params, 'ExpressionAttributeNames');
+  const out: Names = {};
+  if (m?.kind === 'object') for (const p of m.properties) if (p.value.kind === 'string') out[p.key] = p.value.value;
+  return out;
+}
+
+/** A path as text with `#name` placeholders resolved where the names map says: `a.b[2]`. */
+export function pathKey(path: PathNode, names: Names): string {
+  return path.elements
+    .map((e, i) => (e.type === 'index' ? `[${e.index}]` : (i ? '.' : '') + (e.placeholder ? (names[e.name] ?? e.name) : e.name)))
+    .join('');
+}
+
+export function unwrap(o: Operand): Operand {
+  return o.type === 'parenOperand' ? unwrap(o.inner) : o;
+}
+
+/** The `ExpressionAttributeValues` entry of a `:placeholder`. */
+export function valueEntry(params: ObjectNode, name: string): Property | undefined {
+  return propEntry(prop(params, 'ExpressionAttributeValues'), name);
+}
+
+export interface ValueFacts {
+  type: AttrType;
+  /** Literal numeric/string text. */
+  text?: string;
+  node?: VNode;
+}
+
+export function valueFacts(op: { params: ObjectNode; site: RequestSite }, ref: ValueRefNode): ValueFacts {
+  const entry = valueEntry(op.params, ref.name);
+  if (!entry) return { type: 'unknown' };
+  return { type: attrType(entry.value, op.site.style), text: scalarText(entry.value, op.site.style), node: entry.value };
+}
+
+/** Sign of a literal number text: 1, -1 or 0 (zero or not a number). */
+export function signOf(text: string | undefined): 1 | -1 | 0 {
+  if (text === undefined) return 0;
+  const n = Number(text);
+  return Number.isNaN(n) || n === 0 ? 0 : n > 0 ? 1 : -1;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Counters                                                                                                           */
+
+export interface CounterAction {
+  action: AddAction | SetAction;
+  form: 'add' | 'set';
+  /** The attribute updated, placeholders resolved. */
+  key: string;
+  /** SET only: the operand reading the current value (`x` in `x + :n`, or the whole `if_not_exists(x, :z)`). */
+  read?: Operand;
+  /** SET only: the arithmetic operator. */
+  op?: '+' | '-';
+  /** The delta operand, when it is a `:value`. */
+  delta?: ValueRefNode;
+  /** 1 increment, -1 decrement, 0 unknown. */
+  direction: 1 | -1 | 0;
+}
+
+/** The action as written, with its clause keyword: `ADD n :one`, `SET n = n + :one`. */
+export function actionText(upd: UpdateInfo, c: CounterAction): string {
+  return `${c.form === 'add' ? 'ADD' : 'SET'} ${upd.node.value.slice(c.action.start, c.action.end)}`;
+}
+
+function isIfNotExistsOf(o: Operand, key: string, names: Names): o is FunctionNode {
+  return o.type === 'function' && o.name === 'if_not_exists' && o.args[0]?.type === 'path' && pathKey(o.args[0], names) === key;
+}
+
+/** Counter updates in an Update action: `ADD n :v` with a number (or a value not known to be a set), `SET n = n ± :v`. */
+export function counterActions(op: { params: ObjectNode; site: RequestSite }, upd: UpdateInfo): CounterAction[] {
+  const names = namesOf(op.params);
+  const out: CounterAction[] = [];
+  for (const clause of upd.ast.clauses) {
+    for (const a of clause.actions) {
+      if (a.type === 'ADD') {
+        const key = pathKey(a.path, names);
+        const v = unwrap(a.value);
+        if (v.type !== 'value') continue;
+        const f = valueFacts(op, v);
+        if (f.type !== 'N' && f.type !== 'unknown') continue;
+        out.push({ action: a, form: 'add', key, delta: v, direction: f.type === 'N' ? signOf(f.text) : 0 });
+      } else if (a.type === 'SET') {
+        const key = pathKey(a.path, names);
+        const v = unwrap(a.value);
+        if (v.type !== 'arithmetic') continue;
+        const left = unwrap(v.left);
+        const right = unwrap(v.right);
+        const readsSelf = (o: Operand) => (o.type === 'path' && pathKey(o, names) === key) || isIfNotExistsOf(o, key, names);
+        let read: Operand | undefined;
+        let other: Operand | undefined;
+        if (readsSelf(left)) [read, other] = [left, right];
+        else if (v.op === '+' && readsSelf(right)) [read, other] = [right, left];
+        if (!read || !other) continue;
+        const delta = other.type === 'value' ? other : undefined;
+        const s = delta ? signOf(valueFacts(op, delta).text) : 0;
+        const direction = v.op === '+' ? s : s === 0 ? -1 : ((-s) as 1 | -1);
+        out.push({ action: a, form: 'set', key, read, op: v.op, delta, direction });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Move an update action to another clause: it leaves its clause (the clause goes when it empties) and joins the
+ * `keyword` clause (`..., text`) or a new one appended (` KEYWORD text`). Returns the new expression string.
+ */
+export function moveAction(expr: string, clauses: UpdateClause[], action: UpdateAction, keyword: UpdateClause['keyword'], text: string): string {
+  const clause = clauses.find((cl) => cl.actions.includes(action))!;
+  const i = clause.actions.indexOf(action);
+  let [a, b] = [action.start, action.end];
+  if (clause.actions.length === 1) [a, b] = [clause.start, clause.end];
+  else if (i < clause.actions.length - 1) b = clause.actions[i + 1].start;
+  else a = clause.actions[i - 1].end;
+  const right = /^\s*/.exec(expr.slice(b))![0].length;
+  if (a === 0 || /\s$/.test(expr.slice(0, a))) b += right;
+  const rest = expr.slice(0, a) + expr.slice(b);
+  const target = clauses.find((cl) => cl.keyword === keyword && cl !== clause);
+  if (target) {
+    const at = target.end >= b ? target.end - (b - a) : target.end;
+    return rest.slice(0, at) + `, ${text}` + rest.slice(at);
+  }
+  const kept = rest.trimEnd();
+  return kept ? `${kept} ${keyword} ${text}` : `${keyword} ${text}`;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Keys                                                                                                               */
+
+/** Attribute names of a literal `Key` map, in order (partition first by convention). */
+export function keyNames(params: ObjectNode): string[] {
+  const k = prop(params, 'Key');
+  return k?.kind === 'object' ? k.properties.map((p) => p.key) : [];
+}
+
+/** A canonical text for a literal key (`PK=S:POST#1|SK=S:META`), or undefined when any part is not literal. */
+export function literalKey(map: VNode | undefined, style: RequestSite['style'], attrs?: string[]): string | undefined {
+  if (map?.kind !== 'object' || !map.complete) return undefined;
+  const props = attrs ? attrs.map((a) => map.properties.find((p) => p.key === a)) : map.properties;
+  const parts: string[] = [];
+  for (const p of props) {
+    if (!p) return undefined;
+    const t = attrType(p.value, style);
+    const v = scalarText(p.value, style);
+    if (t === 'unknown' || v === undefined) return undefined;
+    parts.push(`${p.key}=${t}:${v}`);
+  }
+  return parts.length ? parts.sort().join('|') : undefined;
+}
+
+/** Table identity for comparisons: the literal name, or the source text of the expression naming it. */
+export function tableId(text: string, op: Operation): string | undefined {
+  if (op.table) return op.table;
+  const t = prop(op.params, 'TableName');
+  if (t) return 'expr:' + text.slice(t.range.start, t.range.end);
+  // boto3 Table methods carry no TableName: the receiver identifies the table; we cannot tell, so compare as equal.
+  return undefined;
+}

@@ -1,0 +1,57 @@
+import { RequestSite } from '../extract/model';
+import { operationsOf } from '../extract/operations';
+import { CounterAction, UpdateInfo, actionText, conditionOf, conditionPaths, counterActions, namesOf, pathKey, spanRange, updateOf, valueFacts } from './analysis';
+import { ActionEditor } from './fixes';
+import { DOCS_BASE, Finding, Fix, Rule } from './types';
+
+const id = 'decrement-without-floor';
+
+function floorFix(text: string, site: RequestSite, upd: UpdateInfo, c: CounterAction): Fix | undefined {
+  const op = operationsOf(site)[0];
+  const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
+  const ed = new ActionEditor(text, site, op.params);
+  let floor: string;
+  if (c.form === 'set' && c.op === '-' && c.delta) floor = c.delta.name;
+  else {
+    const t = c.delta && valueFacts(op, c.delta).text;
+    if (!t || !/^-/.test(t.trim())) return undefined;
+    floor = ed.addNumber(':floor', t.trim().slice(1));
+  }
+  ed.addCondition(`${name} >= ${floor}`);
+  const edits = ed.build();
+  return edits && { title: `Only decrement while ${name} >= ${floor}`, edits, safe: false, preferred: true };
+}
+
+function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[] {
+  if (site.api !== 'UpdateItem') return [];
+  const op = operationsOf(site)[0];
+  const upd = updateOf(op.params);
+  if (!upd) return [];
+  const cond = conditionOf(op.params);
+  if (cond.state === 'unknown') return [];
+  const names = namesOf(op.params);
+  const floored = new Set(cond.state === 'parsed' ? conditionPaths(cond.ast, true).map((p) => pathKey(p, names)) : []);
+  return counterActions(op, upd)
+    .filter((c) => c.direction === -1 && !floored.has(c.key))
+    .map((c) => {
+      const fix = floorFix(text, site, upd, c);
+      return {
+        ruleId: id,
+        message: `\`${actionText(upd, c)}\` has no condition keeping ${c.key} from going below zero: a repeated or concurrent decrement drives the count negative. Add a condition such as ${c.key} >= the amount removed.`,
+        range: spanRange(upd.node, c.action),
+        fixes: fix ? [fix] : undefined,
+      };
+    });
+}
+
+export const decrementWithoutFloor: Rule = {
+  id,
+  meta: {
+    description: 'A standalone decrement with no condition on the counter can drive it below zero.',
+    docs: `${DOCS_BASE}/${id}.md`,
+    defaultSeverity: 'warning',
+    fixable: true,
+    category: 'counters',
+  },
+  check: ({ text, sites }) => sites.flatMap((s) => checkSite(text, s)),
+};

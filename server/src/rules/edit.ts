@@ -1,0 +1,171 @@
+/**
+ * Host-aware text edits for fixes. Rules work on the value tree; these helpers turn "change this part of an expression
+ * string" or "add this entry to that map" into document edits written in the host's own syntax (JSON, TS/JS, Python
+ * dicts and keyword arguments), with the file's quote style and correct escaping.
+ */
+import type { HostLanguage, ObjectNode, Property, RequestSite, StringNode, VNode } from '../extract/model';
+import type { TextEdit } from './types';
+
+/** A value to write into source: a string, a number (as decimal text), a map (entries in order), or raw host code. */
+export type Literal = string | { num: string } | { map: [string, Literal][] } | { raw: string };
+
+/** What an edit needs to know about where it writes. */
+export interface HostSyntax {
+  host: HostLanguage;
+  /** Quote used for new string literals (always `"` in JSON). */
+  quote: '"' | "'";
+}
+
+export function hostSyntax(text: string, site: RequestSite): HostSyntax {
+  if (site.host === 'json') return { host: 'json', quote: '"' };
+  const q = firstQuote(text, site.params);
+  return { host: site.host, quote: q ?? "'" };
+}
+
+function firstQuote(text: string, node: VNode): '"' | "'" | undefined {
+  if (node.kind === 'string') {
+    const m = /^[rRbBuUfF]*(["'])/.exec(text.slice(node.range.start, node.range.start + 4));
+    return m ? (m[1] as '"' | "'") : undefined;
+  }
+  const children = node.kind === 'object' ? node.properties.map((p) => p.value) : node.kind === 'array' || node.kind === 'set' ? node.items : [];
+  for (const c of children) {
+    const q = firstQuote(text, c);
+    if (q) return q;
+  }
+  return undefined;
+}
+
+/** Escape text for insertion inside an existing string literal of the host (whatever its quote). */
+export function escapeInString(host: HostLanguage, s: string): string {
+  if (host === 'json') return JSON.stringify(s).slice(1, -1);
+  let out = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/'/g, "\\'").replace(/"/g, '\\"');
+  if (host !== 'python') out = out.replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
+  return out;
+}
+
+/** A complete string literal in the host's syntax. */
+export function stringLiteral(syn: HostSyntax, s: string): string {
+  if (syn.host === 'json') return JSON.stringify(s);
+  const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').split(syn.quote).join('\\' + syn.quote);
+  return syn.quote + body + syn.quote;
+}
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+/** A map key in the host's syntax (`"k"` in JSON, `k` or `'k'` in TS/JS, `'k'` in Python dicts). */
+export function keyLiteral(syn: HostSyntax, key: string): string {
+  if ((syn.host === 'typescript' || syn.host === 'javascript') && IDENT.test(key)) return key;
+  return stringLiteral(syn, key);
+}
+
+/** Render a literal value in host syntax. Maps are written on one line: `{ N: '0' }`, `{"N": "0"}`, `{'N': '0'}`. */
+export function renderLiteral(syn: HostSyntax, v: Literal): string {
+  if (typeof v === 'string') return stringLiteral(syn, v);
+  if ('num' in v) return v.num;
+  if ('raw' in v) return v.raw;
+  const entries = v.map.map(([k, x]) => `${keyLiteral(syn, k)}: ${renderLiteral(syn, x)}`).join(', ');
+  if (!entries) return '{}';
+  return syn.host === 'typescript' || syn.host === 'javascript' ? `{ ${entries} }` : `{${entries}}`;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Edits inside a string node (expression strings), in value coordinates.                                             */
+
+/** Insert `s` before `value[at]` (at = value.length appends). */
+export function insertInString(text: string, syn: HostSyntax, node: StringNode, at: number, s: string): TextEdit {
+  const i = Math.max(0, Math.min(at, node.value.length));
+  return replaceInString(text, syn, node, i, i, s);
+}
+
+/**
+ * Replace `value.slice(a, b)` with `s`. When the slice crosses pieces of a concatenation (the source between its
+ * characters is not the characters themselves or escapes), the whole literal is rewritten as one string instead.
+ */
+export function replaceInString(text: string, syn: HostSyntax, node: StringNode, a: number, b: number, s: string): TextEdit {
+  const escaped = escapeInString(syn.host, s);
+  // Raw strings (Python r'...', String.raw) cannot take escapes: rewrite the literal when the text needs any.
+  const raw = escaped !== s && /^(?:[bBuUfF]?[rR]|[rR][bBfF]|String\.raw)/.test(text.slice(node.range.start, node.range.start + 10));
+  if (!raw && contiguous(text, node, a, b)) return { range: { start: node.offsets[a], end: node.offsets[b] }, newText: escaped };
+  return { range: node.range, newText: stringLiteral(syn, node.value.slice(0, a) + s + node.value.slice(b)) };
+}
+
+function contiguous(text: string, node: StringNode, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const src = text.slice(node.offsets[i], node.offsets[i + 1]);
+    if (src !== node.value[i] && !src.startsWith('\\')) return false;
+  }
+  return true;
+}
+
+/** The smallest edit turning the string's value into `next` (common prefix and suffix kept). */
+export function rewriteString(text: string, syn: HostSyntax, node: StringNode, next: string): TextEdit {
+  const cur = node.value;
+  let p = 0;
+  while (p < cur.length && p < next.length && cur[p] === next[p]) p++;
+  let s = 0;
+  while (s < cur.length - p && s < next.length - p && cur[cur.length - 1 - s] === next[next.length - 1 - s]) s++;
+  return replaceInString(text, syn, node, p, cur.length - s, next.slice(p, next.length - s));
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Adding an entry to a map / keyword-argument list.                                                                  */
+
+/** True when the object node is a Python call's keyword arguments rather than a dict literal. */
+function isKeywordArgs(text: string, syn: HostSyntax, obj: ObjectNode): boolean {
+  return syn.host === 'python' && text[obj.range.start] !== '{';
+}
+
+/** One `key: value` entry (`key=value` for Python keyword arguments) as the object writes it. */
+export function entryText(text: string, syn: HostSyntax, obj: ObjectNode, key: string, valueText: string): string {
+  return isKeywordArgs(text, syn, obj) ? `${key}=${valueText}` : `${keyLiteral(syn, key)}: ${valueText}`;
+}
+
+/**
+ * Add `key: value` entries to an object literal (or `key=value` to Python keyword arguments), after its last entry,
+ * keeping the layout: a new line with the same indentation for multi-line literals, `, key: value` on one line
+ * otherwise, and a trailing comma when the literal uses them. One edit, so several entries never collide.
+ */
+export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode, entries: [string, string][]): TextEdit {
+  const rendered = entries.map(([key, value]) => entryText(text, syn, obj, key, value));
+  const last: Property | undefined = obj.properties[obj.properties.length - 1];
+  if (!last) {
+    const at = obj.range.start + 1;
+    const pad = syn.host === 'json' || syn.host === 'python' ? '' : ' ';
+    return { range: { start: at, end: obj.range.end - 1 }, newText: `${pad}${rendered.join(', ')}${pad}` };
+  }
+  let i = last.range.end;
+  while (i < text.length && /[ \t]/.test(text[i])) i++;
+  const trailingComma = text[i] === ',';
+  const lineStart = text.lastIndexOf('\n', last.range.start - 1) + 1;
+  const indent = text.slice(lineStart, last.range.start);
+  const multiLine = /^\s*$/.test(indent) && text.slice(obj.range.start, last.range.start).includes('\n');
+  if (!multiLine) return { range: { start: last.range.end, end: last.range.end }, newText: rendered.map((e) => `, ${e}`).join('') };
+  if (trailingComma) return { range: { start: i + 1, end: i + 1 }, newText: rendered.map((e) => `\n${indent}${e},`).join('') };
+  return { range: { start: last.range.end, end: last.range.end }, newText: rendered.map((e) => `,\n${indent}${e}`).join('') };
+}
+
+/** Remove an entry of an object literal / keyword arguments, with the comma that separates it from its neighbour. */
+export function removeProperty(obj: ObjectNode, entry: Property): TextEdit {
+  const i = obj.properties.indexOf(entry);
+  if (i < obj.properties.length - 1) return { range: { start: entry.range.start, end: obj.properties[i + 1].range.start }, newText: '' };
+  if (i > 0) return { range: { start: obj.properties[i - 1].range.end, end: entry.range.end }, newText: '' };
+  return { range: entry.range, newText: '' };
+}
+
+/** Replace a node's source text. */
+export function replaceNode(node: VNode, newText: string): TextEdit {
+  return { range: node.range, newText };
+}
+
+/** Apply non-overlapping edits to a text (used by tests and the CLI's `--fix`). */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => b.range.start - a.range.start || b.range.end - a.range.end);
+  let out = text;
+  let limit = Infinity;
+  for (const e of sorted) {
+    if (e.range.end > limit) throw new Error('overlapping edits');
+    out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
+    limit = e.range.start;
+  }
+  return out;
+}

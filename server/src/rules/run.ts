@@ -1,0 +1,79 @@
+/**
+ * Running rules over a document's request sites: severity resolution (rule default < .dynalintrc.json < editor
+ * settings), suppression comments, and isolation (a rule that throws is logged and skipped; the others still report).
+ */
+import type { RequestSite } from '../extract/model';
+import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
+import type { Finding, Rule, Severity, SeveritySetting } from './types';
+import { unusedSuppression } from './unused-suppression';
+
+export interface RunConfig {
+  /** Severities from `.dynalintrc.json` (config/loadConfig). */
+  fileRules?: Record<string, SeveritySetting>;
+  /** Severities from the `dynalint.rules` editor setting; they win over the file. */
+  settingsRules?: Record<string, SeveritySetting>;
+  /** Where a failing rule is logged (default: console.error). */
+  log?: (message: string) => void;
+}
+
+/**
+ * Expression-language findings that a rule of this folder reports better (with a fix): when both fire on
+ * overlapping ranges, only the superseding rule's finding is kept, so one problem gives one diagnostic.
+ */
+export const SUPERSEDED_BY: Readonly<Record<string, string>> = {
+  'add-operand-type': 'add-on-non-number',
+  'delete-operand-type': 'add-on-non-number',
+};
+
+function dropSuperseded(findings: Finding[]): Finding[] {
+  return findings.filter((f) => {
+    const by = SUPERSEDED_BY[f.ruleId];
+    return !by || !findings.some((g) => g.ruleId === by && g.range.start < f.range.end && f.range.start < g.range.end);
+  });
+}
+
+const SEVERITIES = new Set<SeveritySetting>(['error', 'warning', 'info', 'hint', 'off']);
+
+/** Effective severity of a rule: its default, overridden by the config file, overridden by the settings. */
+export function resolveSeverity(rule: Rule, config: Pick<RunConfig, 'fileRules' | 'settingsRules'> = {}): SeveritySetting {
+  const pick = (m?: Record<string, SeveritySetting>) => (m && SEVERITIES.has(m[rule.id]) ? m[rule.id] : undefined);
+  return pick(config.settingsRules) ?? pick(config.fileRules) ?? rule.meta.defaultSeverity;
+}
+
+function configured(rule: Rule, config: RunConfig): boolean {
+  return [config.settingsRules, config.fileRules].some((m) => m && SEVERITIES.has(m[rule.id]));
+}
+
+/**
+ * Run every enabled rule of `rules` over the sites of one document; findings sorted by position. Never throws.
+ */
+export function runRuleSet(rules: readonly Rule[], text: string, languageId: string, sites: RequestSite[], config: RunConfig = {}): Finding[] {
+  const log = config.log ?? ((m: string) => console.error(m));
+  const findings: Finding[] = [];
+  const enabled = new Set<string>();
+  for (const rule of rules) {
+    if (rule.id === UNUSED_SUPPRESSION) continue;
+    const sev = resolveSeverity(rule, config);
+    if (sev === 'off') continue;
+    enabled.add(rule.id);
+    try {
+      for (const f of rule.check({ text, sites })) {
+        const own = 'severity' in f ? f.severity : undefined;
+        const severity: Severity = configured(rule, config) ? sev : (own ?? sev);
+        findings.push({ ...f, severity });
+      }
+    } catch (e) {
+      log(`dynalint: rule ${rule.id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+  }
+  let kept = dropSuperseded(findings);
+  try {
+    const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled);
+    kept = r.kept;
+    const sev = resolveSeverity(rules.find((r) => r.id === UNUSED_SUPPRESSION) ?? unusedSuppression, config);
+    if (sev !== 'off') kept = kept.concat(r.unused.map((f) => ({ ...f, severity: sev })));
+  } catch (e) {
+    log(`dynalint: suppression comments could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return kept.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
+}

@@ -1,0 +1,74 @@
+import { RequestSite, attrType, prop, scalarText } from '../extract/model';
+import { Operation, operationsOf } from '../extract/operations';
+import type { SetAction } from '../expression/ast';
+import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, namesOf, requiredAttributes, spanRange, updateOf } from './analysis';
+import { hostSyntax, rewriteString } from './edit';
+import { ActionEditor } from './fixes';
+import { DOCS_BASE, Finding, Fix, Rule } from './types';
+
+const id = 'set-without-if-not-exists';
+type Out = Omit<Finding, 'severity'>;
+
+/** An existing `:value` holding the number 0, to reuse instead of adding another. */
+function existingZero(op: Operation): string | undefined {
+  const m = prop(op.params, 'ExpressionAttributeValues');
+  if (m?.kind !== 'object') return undefined;
+  return m.properties.find((p) => attrType(p.value, op.site.style) === 'N' && Number(scalarText(p.value, op.site.style)) === 0)?.key;
+}
+
+function wrapFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction): Fix | undefined {
+  const read = c.read!;
+  const readText = upd.node.value.slice(read.start, read.end);
+  const ed = new ActionEditor(text, op.site, op.params);
+  const zero = existingZero(op) ?? ed.addNumber(':zero', '0');
+  ed.edit(upd.node, read.start, 'if_not_exists(');
+  ed.edit(upd.node, read.end, `, ${zero})`);
+  const edits = ed.build();
+  return edits && { title: `Wrap ${readText} in if_not_exists(${readText}, ${zero})`, edits, safe: true, preferred: true };
+}
+
+function addFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction): Fix | undefined {
+  const action = c.action as SetAction;
+  if (c.op !== '+' || !c.delta || action.path.elements.length !== 1) return undefined;
+  const v = upd.node.value;
+  const addText = `${v.slice(action.path.start, action.path.end)} ${c.delta.name}`;
+  const next = moveAction(v, upd.ast.clauses, action, 'ADD', addText);
+  return { title: `Rewrite as ADD ${addText}`, edits: [rewriteString(text, hostSyntax(text, op.site), upd.node, next)], safe: false };
+}
+
+function checkSite(text: string, site: RequestSite): Out[] {
+  const out: Out[] = [];
+  for (const op of operationsOf(site)) {
+    if (op.kind !== 'Update') continue;
+    const upd = updateOf(op.params);
+    if (!upd) continue;
+    // A condition that needs the counter fails first (ConditionalCheckFailedException), so the update never reads it.
+    const cond = conditionOf(op.params);
+    if (cond.state === 'unknown') continue;
+    const required = cond.state === 'parsed' ? requiredAttributes(cond.ast, namesOf(op.params)) : new Set<string>();
+    for (const c of counterActions(op, upd)) {
+      if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
+      const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
+      const fixes = [wrapFix(text, op, upd, c), addFix(text, op, upd, c)].filter((f): f is Fix => !!f);
+      out.push({
+        ruleId: id,
+        message: `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${name} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`,
+        range: spanRange(upd.node, c.action),
+        fixes,
+      });
+    }
+  }
+  return out;
+}
+
+export const setWithoutIfNotExists: Rule = {
+  id,
+  meta: {
+    description: 'SET x = x + :n (or x - :n) without if_not_exists fails when the attribute is missing.',
+    docs: `${DOCS_BASE}/${id}.md`,
+    defaultSeverity: 'warning',
+    fixable: true,
+    category: 'counters',
+  },
+  check: ({ text, sites }) => sites.flatMap((s) => checkSite(text, s)),
+};

@@ -1,0 +1,30 @@
+import { RequestSite, propEntry } from '../extract/model';
+import { DOCS_BASE, Finding, Rule } from './types';
+
+const id = 'transaction-too-many-actions';
+export const MAX_TRANSACTION_ACTIONS = 100;
+
+function checkSite(site: RequestSite): Omit<Finding, 'severity'>[] {
+  if (site.api !== 'TransactWriteItems' && site.api !== 'TransactGetItems') return [];
+  const e = propEntry(site.params, 'TransactItems');
+  if (e?.value.kind !== 'array' || e.value.items.length <= MAX_TRANSACTION_ACTIONS) return [];
+  return [
+    {
+      ruleId: id,
+      message: `${site.api} takes at most ${MAX_TRANSACTION_ACTIONS} actions; this one has ${e.value.complete ? '' : 'at least '}${e.value.items.length}: DynamoDB rejects it. Split the work, or keep a count instead of touching every child.`,
+      range: e.keyRange,
+    },
+  ];
+}
+
+export const transactionTooManyActions: Rule = {
+  id,
+  meta: {
+    description: 'A transaction with more than 100 actions, which DynamoDB rejects.',
+    docs: `${DOCS_BASE}/${id}.md`,
+    defaultSeverity: 'error',
+    fixable: false,
+    category: 'transactions',
+  },
+  check: ({ sites }) => sites.flatMap(checkSite),
+};

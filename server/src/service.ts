@@ -1,0 +1,443 @@
+/**
+ * The pure language service: diagnostics, code actions, completion, hover and code lenses over one document's text,
+ * language id, version and settings. Knows LSP data types (plain JSON) but not the connection: the server, tests and
+ * other front ends call it directly. Analysis (extraction + rules) is cached per uri and version.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  CodeAction,
+  CodeActionKind,
+  CodeLens,
+  CompletionItem,
+  CompletionItemKind,
+  Diagnostic,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  Hover,
+  InsertTextFormat,
+  MarkupKind,
+  Position,
+  Range as LspRange,
+  TextEdit as LspTextEdit,
+} from 'vscode-languageserver-types';
+import { EXPRESSION_FIELDS, type ExpressionField, type ExpressionKind } from './expression/ast';
+import { type DocumentExtractor, createDocumentExtractor, extract } from './extract';
+import { ObjectNode, RequestSite, StringNode, prop, propEntry, type Range } from './extract/model';
+import { Operation, operationsOf } from './extract/operations';
+import { fixAll, minimalEdit } from './fix/apply';
+import { quoteOf } from './fix/edits';
+import { cursorContext, wordAt } from './language/context';
+import { WORDS, WordInfo, wordInfo, wordMarkdown } from './language/knowledge';
+import { isReservedWord } from './expression/reserved-words';
+import { allRules, runRules } from './rules';
+import { disableNextLineEdit } from './rules/suppression';
+import { costHover } from './cost';
+import { lensTargets } from './reconcile/lens';
+import { type DiagnosticData, DIAGNOSTIC_SOURCE, FIX_ALL_KIND, Commands } from './protocol/lsp';
+import type { DynalintSettings } from './protocol/settings';
+import { DOCS_BASE, type Finding, type Severity, type TextEdit } from './rules/types';
+
+export interface Analysis {
+  uri: string;
+  version: number;
+  text: string;
+  languageId: string;
+  sites: RequestSite[];
+  findings: Finding[];
+  /** Why the document was not linted (disabled, language off, too large, binary...). */
+  skipped?: string;
+  durationMs: number;
+}
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+const docsByRule = new Map(allRules.map((r) => [r.id, r.meta.docs]));
+export function docsUrl(ruleId: string): string {
+  return docsByRule.get(ruleId) ?? `${DOCS_BASE}/${ruleId}.md`;
+}
+
+function lspRange(doc: TextDocument, r: Range): LspRange {
+  return { start: doc.positionAt(r.start), end: doc.positionAt(r.end) };
+}
+function lspEdits(doc: TextDocument, edits: TextEdit[]): LspTextEdit[] {
+  return edits.map((e) => ({ range: lspRange(doc, e.range), newText: e.newText }));
+}
+const within = (r: Range, offset: number) => r.start <= offset && offset <= r.end;
+
+/** Does an action kind pass the client's `only` filter (`source.fixAll` admits `source.fixAll.dynalint`)? */
+function kindWanted(kind: string, only: string[] | undefined): boolean {
+  return !only || only.some((k) => kind === k || kind.startsWith(k + '.'));
+}
+
+/** An expression string of one operation, with its kind. */
+interface ExpressionString {
+  op: Operation;
+  field: ExpressionField;
+  kind: ExpressionKind;
+  node: StringNode;
+}
+
+function expressionsOf(op: Operation): ExpressionString[] {
+  const out: ExpressionString[] = [];
+  for (const [field, kind] of Object.entries(EXPRESSION_FIELDS) as [ExpressionField, ExpressionKind][]) {
+    const node = prop(op.params, field);
+    if (node?.kind === 'string') out.push({ op, field, kind, node });
+  }
+  return out;
+}
+
+/** The expression-string index at a document offset (between characters), or -1 outside the string's content. */
+function indexAt(node: StringNode, offset: number): number {
+  const o = node.offsets;
+  if (offset < o[0] || offset > o[o.length - 1]) return -1;
+  let lo = 0;
+  let hi = o.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (o[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function objectKeys(node: ObjectNode | undefined): string[] {
+  return node?.kind === 'object' ? node.properties.map((p) => p.key) : [];
+}
+function asObject(n: unknown): ObjectNode | undefined {
+  return (n as ObjectNode | undefined)?.kind === 'object' ? (n as ObjectNode) : undefined;
+}
+
+/** Placeholders (`#n` or `:v`) written in an operation's expressions, in order of first use. */
+function usedPlaceholders(op: Operation, sigil: '#' | ':'): string[] {
+  const seen = new Set<string>();
+  const re = sigil === '#' ? /#[A-Za-z0-9_]+/g : /:[A-Za-z0-9_]+/g;
+  for (const e of expressionsOf(op)) for (const m of e.node.value.matchAll(re)) seen.add(m[0]);
+  return [...seen];
+}
+
+const BARE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+function functionSnippet(info: WordInfo): string {
+  const m = /\((.*)\)/.exec(info.signature);
+  const args = m ? m[1].split(',').map((a) => a.trim()) : [];
+  return `${info.name}(${args.map((a, i) => '${' + (i + 1) + ':' + a.replace(/[$}\\]/g, '') + '}').join(', ')})`;
+}
+
+export class DynalintService {
+  private readonly cache = new Map<string, { key: string; analysis: Analysis }>();
+  private readonly extractors = new Map<string, { languageId: string; maxFileSize: number; extractor: DocumentExtractor }>();
+
+  constructor(private readonly log: (message: string) => void = () => undefined) {}
+
+  /** Extraction + rules for a document version under the given settings (cached per uri + version + settings). */
+  analyze(doc: TextDocument, settings: DynalintSettings): Analysis {
+    const step = this.begin(doc, settings);
+    return 'finish' in step ? step.finish() : step;
+  }
+
+  /**
+   * The same in two steps with one event-loop turn between extraction and rules, so a lint that a newer version has
+   * made useless stops early: undefined when `stillCurrent()` says so after extraction.
+   */
+  async analyzeUnlessSuperseded(doc: TextDocument, settings: DynalintSettings, stillCurrent: () => boolean): Promise<Analysis | undefined> {
+    const step = this.begin(doc, settings);
+    if (!('finish' in step)) return step;
+    await new Promise((resolve) => setImmediate(resolve));
+    return stillCurrent() ? step.finish() : undefined;
+  }
+
+  /** A cached analysis, or the extraction done and the rules left to `finish`. */
+  private begin(doc: TextDocument, settings: DynalintSettings): Analysis | { finish: () => Analysis } {
+    const key = `${doc.version}\u0000${JSON.stringify(settings)}`;
+    const hit = this.cache.get(doc.uri);
+    if (hit && hit.key === key) return hit.analysis;
+    let t0 = performance.now();
+    const text = doc.getText();
+    const analysis: Analysis = { uri: doc.uri, version: doc.version, text, languageId: doc.languageId, sites: [], findings: [], durationMs: 0 };
+    const fail = (e: unknown) => {
+      this.forgetExtractor(doc.uri);
+      this.log(`lint failed for ${doc.uri} v${doc.version}: ${(e as Error)?.stack ?? String(e)}`);
+    };
+    if (!settings.enable) analysis.skipped = 'disabled by dynalint.enable';
+    else if (!settings.languages.includes(doc.languageId)) analysis.skipped = `language ${doc.languageId} is not in dynalint.languages`;
+    else {
+      try {
+        const res = this.extractorFor(doc.uri, doc.languageId, settings.maxFileSize).update(text);
+        analysis.skipped = res.skipped;
+        analysis.sites = res.sites;
+      } catch (e) {
+        fail(e);
+      }
+    }
+    const extractMs = performance.now() - t0;
+    const lintable = settings.enable && settings.languages.includes(doc.languageId) && !analysis.skipped;
+    return {
+      finish: () => {
+        t0 = performance.now();
+        if (lintable) {
+          try {
+            analysis.findings = this.rules(text, doc.languageId, analysis.sites, settings);
+          } catch (e) {
+            fail(e);
+          }
+        }
+        if (analysis.skipped && analysis.skipped !== hit?.analysis.skipped) this.log(`skipped ${doc.uri}: ${analysis.skipped}`);
+        analysis.durationMs = extractMs + performance.now() - t0;
+        this.cache.set(doc.uri, { key, analysis });
+        return analysis;
+      },
+    };
+  }
+
+  private rules(text: string, languageId: string, sites: RequestSite[], settings: DynalintSettings): Finding[] {
+    return runRules(text, languageId, sites, { settingsRules: settings.rules, log: this.log });
+  }
+
+  /** One incremental extractor per open document (re-parses only around the edit). */
+  private extractorFor(uri: string, languageId: string, maxFileSize: number): DocumentExtractor {
+    const cur = this.extractors.get(uri);
+    if (cur && cur.languageId === languageId && cur.maxFileSize === maxFileSize) return cur.extractor;
+    cur?.extractor.dispose();
+    const extractor = createDocumentExtractor(languageId, { maxFileSize });
+    this.extractors.set(uri, { languageId, maxFileSize, extractor });
+    return extractor;
+  }
+
+  private forgetExtractor(uri: string): void {
+    this.extractors.get(uri)?.extractor.dispose();
+    this.extractors.delete(uri);
+  }
+
+  /** Drop a closed document's cached analysis and parse tree. */
+  forget(uri: string): void {
+    this.cache.delete(uri);
+    this.forgetExtractor(uri);
+  }
+
+  diagnostics(doc: TextDocument, settings: DynalintSettings): Diagnostic[] {
+    const a = this.analyze(doc, settings);
+    return a.findings.map((f) => this.toDiagnostic(doc, f));
+  }
+
+  toDiagnostic(doc: TextDocument, f: Finding): Diagnostic {
+    const data: DiagnosticData = {
+      ruleId: f.ruleId,
+      version: doc.version,
+      fixes: (f.fixes ?? []).map((x) => ({ title: x.title, safe: x.safe, preferred: x.preferred, edits: lspEdits(doc, x.edits) })),
+    };
+    const d: Diagnostic = {
+      range: lspRange(doc, f.range),
+      severity: SEVERITY[f.severity],
+      code: f.ruleId,
+      codeDescription: { href: docsUrl(f.ruleId) },
+      source: DIAGNOSTIC_SOURCE,
+      message: f.message,
+      data,
+    };
+    if (f.unnecessary) d.tags = [DiagnosticTag.Unnecessary];
+    if (f.related?.length) d.relatedInformation = f.related.map((r) => ({ location: { uri: doc.uri, range: lspRange(doc, r.range) }, message: r.message }));
+    return d;
+  }
+
+  /** Quick fixes and "disable for this line" for findings touching `range`; fix-all when asked for or unfiltered. */
+  codeActions(doc: TextDocument, settings: DynalintSettings, range: LspRange, only?: string[]): CodeAction[] {
+    const a = this.analyze(doc, settings);
+    const start = doc.offsetAt(range.start);
+    const end = doc.offsetAt(range.end);
+    const out: CodeAction[] = [];
+    const edit = (edits: TextEdit[]) => ({ changes: { [doc.uri]: lspEdits(doc, edits) } });
+    if (kindWanted(CodeActionKind.QuickFix, only)) {
+      const disabled = new Set<string>();
+      // The same fix (e.g. one placeholder rewrite for every reserved word of a request) is offered once.
+      const offered = new Set<string>();
+      for (const f of a.findings) {
+        if (f.range.start > end || f.range.end < start) continue;
+        const diagnostic = this.toDiagnostic(doc, f);
+        for (const fix of f.fixes ?? []) {
+          const id = JSON.stringify([fix.title, fix.edits]);
+          if (!fix.edits.length || offered.has(id)) continue;
+          offered.add(id);
+          out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred, edit: edit(fix.edits) });
+        }
+        const line = doc.positionAt(f.range.start).line;
+        if (disabled.has(`${line}:${f.ruleId}`)) continue;
+        const disable = disableNextLineEdit(a.text, doc.languageId, f.range.start, f.ruleId, a.sites);
+        if (!disable) continue;
+        disabled.add(`${line}:${f.ruleId}`);
+        out.push({ title: `Disable ${f.ruleId} for this line`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: edit([disable]) });
+      }
+    }
+    if (kindWanted(FIX_ALL_KIND, only)) {
+      const fixed = this.fixAll(doc, settings);
+      if (fixed) out.push({ title: 'Fix all auto-fixable Dynalint problems', kind: FIX_ALL_KIND, edit: { changes: { [doc.uri]: [fixed] } } });
+    }
+    return out;
+  }
+
+  /** The single edit applying every safe fix of the document (re-linting between passes), if any applies. */
+  fixAll(doc: TextDocument, settings: DynalintSettings): LspTextEdit | undefined {
+    const a = this.analyze(doc, settings);
+    if (!a.findings.some((f) => f.fixes?.some((x) => x.safe))) return undefined;
+    const relint = (text: string) => {
+      const res = extract(text, doc.languageId, { maxFileSize: settings.maxFileSize });
+      return res.skipped ? [] : this.rules(text, doc.languageId, res.sites, settings);
+    };
+    const result = fixAll(a.text, a.findings, relint);
+    if (result.text === a.text) return undefined;
+    const e = minimalEdit(a.text, result.text);
+    return { range: lspRange(doc, e.range), newText: e.newText };
+  }
+
+  completion(doc: TextDocument, settings: DynalintSettings, position: Position): CompletionItem[] {
+    const a = this.analyze(doc, settings);
+    const offset = doc.offsetAt(position);
+    for (const site of a.sites) {
+      if (!within(site.range, offset)) continue;
+      for (const op of operationsOf(site)) {
+        for (const e of expressionsOf(op)) {
+          const i = indexAt(e.node, offset);
+          if (i >= 0) return this.expressionCompletion(doc, e, i);
+        }
+        const items = this.mapKeyCompletion(doc, a.text, site, op, offset);
+        if (items) return items;
+      }
+    }
+    return [];
+  }
+
+  private expressionCompletion(doc: TextDocument, e: ExpressionString, index: number): CompletionItem[] {
+    const ctx = cursorContext(e.node.value, e.kind, index);
+    const r = lspRange(doc, { start: e.node.offsets[ctx.word.start], end: e.node.offsets[index] });
+    const items: CompletionItem[] = [];
+    const add = (label: string, kind: CompletionItemKind, detail: string, extra: Partial<CompletionItem> = {}) =>
+      items.push({ label, kind, detail, textEdit: { range: r, newText: label }, sortText: `${kind === CompletionItemKind.Variable ? 0 : kind === CompletionItemKind.Field ? 1 : 2}${label}`, ...extra });
+    const names = asObject(prop(e.op.params, 'ExpressionAttributeNames'));
+    const values = asObject(prop(e.op.params, 'ExpressionAttributeValues'));
+    const nameItems = () => {
+      for (const p of names?.properties ?? []) {
+        const mapped = p.value.kind === 'string' ? p.value.value : undefined;
+        add(p.key, CompletionItemKind.Variable, mapped !== undefined ? `#name → ${mapped}` : '#name', { filterText: p.key });
+      }
+    };
+    if (ctx.placeholder === 'name' || ctx.segment) {
+      nameItems();
+      return items;
+    }
+    const valueItems = () => {
+      for (const p of values?.properties ?? []) add(p.key, CompletionItemKind.Variable, ':value = ' + doc.getText(lspRange(doc, p.value.range)).slice(0, 60));
+    };
+    if (ctx.placeholder === 'value') {
+      valueItems();
+      return items;
+    }
+    for (const w of WORDS) {
+      if (!w.kinds.includes(e.kind) || !ctx.expect.has(w.position)) continue;
+      if (w.position === 'clause' && ctx.usedClauses.has(w.name)) continue;
+      const documentation = { kind: MarkupKind.Markdown, value: wordMarkdown(w, e.kind) };
+      if (w.type === 'function')
+        add(w.name, CompletionItemKind.Function, w.signature, {
+          documentation,
+          insertTextFormat: InsertTextFormat.Snippet,
+          textEdit: { range: r, newText: functionSnippet(w) },
+        });
+      else add(w.name, CompletionItemKind.Keyword, w.signature, { documentation });
+    }
+    if (ctx.expect.has('path')) {
+      nameItems();
+      const mappedBy = new Map<string, string>();
+      for (const p of names?.properties ?? []) if (p.value.kind === 'string') mappedBy.set(p.value.value, p.key);
+      const attrs = new Set([...objectKeys(asObject(prop(e.op.params, 'Key'))), ...objectKeys(asObject(prop(e.op.params, 'Item')))]);
+      for (const name of attrs) {
+        if (BARE_NAME.test(name) && !isReservedWord(name)) add(name, CompletionItemKind.Field, 'attribute of this request');
+        else if (mappedBy.has(name)) add(name, CompletionItemKind.Field, `attribute (via ${mappedBy.get(name)})`, { textEdit: { range: r, newText: mappedBy.get(name)! } });
+      }
+    }
+    if (ctx.expect.has('valueRef')) valueItems();
+    return items;
+  }
+
+  /** Keys for a names/values map whose placeholders the expressions use but the map does not define yet. */
+  private mapKeyCompletion(doc: TextDocument, text: string, site: RequestSite, op: Operation, offset: number): CompletionItem[] | undefined {
+    for (const [field, sigil] of [['ExpressionAttributeValues', ':'], ['ExpressionAttributeNames', '#']] as const) {
+      const map = asObject(propEntry(op.params, field)?.value);
+      if (!map || offset <= map.range.start || offset >= map.range.end) continue;
+      if (map.properties.some((p) => p.value.range.start <= offset && offset <= p.value.range.end && !within(p.keyRange, offset))) return [];
+      const defined = new Set(map.properties.map((p) => p.key));
+      const word = wordAt(text, offset);
+      const quoted = word.start > 0 && (text[word.start - 1] === '"' || text[word.start - 1] === "'");
+      const q = quoteOf(text, site);
+      const r = lspRange(doc, { start: word.start, end: word.end });
+      return usedPlaceholders(op, sigil)
+        .filter((k) => !defined.has(k) || k === word.text)
+        .map((k) => {
+          const value = sigil === '#' ? `${q}${k.slice(1)}${q}` : '$1';
+          return {
+            label: k,
+            kind: CompletionItemKind.Property,
+            detail: `used in the expressions, not defined in ${field}`,
+            insertTextFormat: quoted ? InsertTextFormat.PlainText : InsertTextFormat.Snippet,
+            textEdit: { range: r, newText: quoted ? k : `${q}${k}${q}: ${value}` },
+          };
+        });
+    }
+    return undefined;
+  }
+
+  hover(doc: TextDocument, settings: DynalintSettings, position: Position): Hover | null {
+    const a = this.analyze(doc, settings);
+    const offset = doc.offsetAt(position);
+    for (const site of a.sites) {
+      if (!within(site.range, offset)) continue;
+      if (within(site.nameRange, offset) || this.onOperationKey(site, offset)) {
+        const value = costHover(site, settings);
+        if (value) return { contents: { kind: MarkupKind.Markdown, value } };
+      }
+      for (const op of operationsOf(site))
+        for (const e of expressionsOf(op)) {
+          const i = indexAt(e.node, offset);
+          if (i < 0) continue;
+          return this.expressionHover(doc, e, i);
+        }
+    }
+    return null;
+  }
+
+  /** Is the offset on a key that names the operation: `TransactItems` or an expression field of any operation? */
+  private onOperationKey(site: RequestSite, offset: number): boolean {
+    const keys = [propEntry(site.params, 'TransactItems'), ...operationsOf(site).flatMap((op) => Object.keys(EXPRESSION_FIELDS).map((f) => propEntry(op.params, f)))];
+    return keys.some((p) => p && within(p.keyRange, offset));
+  }
+
+  private expressionHover(doc: TextDocument, e: ExpressionString, index: number): Hover | null {
+    const expr = e.node.value;
+    let w = wordAt(expr, index);
+    if (!w.text && index > 0) w = wordAt(expr, index - 1);
+    if (!/[A-Za-z0-9_]/.test(w.text)) return null;
+    const range = lspRange(doc, { start: e.node.offsets[w.start], end: e.node.offsets[w.end] });
+    const md = (value: string): Hover => ({ contents: { kind: MarkupKind.Markdown, value }, range });
+    if (w.text.startsWith('#') || w.text.startsWith(':')) {
+      const field = w.text.startsWith('#') ? 'ExpressionAttributeNames' : 'ExpressionAttributeValues';
+      const entry = asObject(prop(e.op.params, field))?.properties.find((p) => p.key === w.text);
+      if (!entry) return md(`\`${w.text}\` is not defined in \`${field}\`.`);
+      return md(`\`${w.text}\` (${field})\n\n\`\`\`\n${doc.getText(lspRange(doc, entry.value.range)).slice(0, 400)}\n\`\`\``);
+    }
+    const info = wordInfo(w.text);
+    if (!info) return null;
+    const isCall = /^\s*\(/.test(expr.slice(w.end));
+    if ((info.type === 'function') !== isCall) return null;
+    return md(wordMarkdown(info, e.kind));
+  }
+
+  codeLenses(doc: TextDocument, settings: DynalintSettings): CodeLens[] {
+    const a = this.analyze(doc, settings);
+    return lensTargets(a.sites).map((t) => ({
+      range: lspRange(doc, t.range),
+      command: { title: t.title, command: Commands.reconcile, arguments: [t.args] },
+    }));
+  }
+}

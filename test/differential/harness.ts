@@ -1,0 +1,174 @@
+/**
+ * Differential harness: sends a case's request to DynamoDB Local and classifies the answer, and turns the same
+ * request into the validator's `ExpressionRequest`. Shared by differential.test.ts and record.ts.
+ */
+import {
+  AttributeValue,
+  CreateTableCommand,
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { ExpressionRequest, ValueInfo } from '../../server/src/expression/api';
+import type { ExpressionField } from '../../server/src/expression/ast';
+import type { DiffCase, DiffRequest, Verdict } from './cases';
+
+export const TABLE = 'Diff';
+export const KEY_ATTRIBUTES = { partition: 'PK', sort: 'SK', all: ['PK', 'SK'] };
+const EXPRESSION_KEYS: ExpressionField[] = [
+  'UpdateExpression',
+  'ConditionExpression',
+  'KeyConditionExpression',
+  'FilterExpression',
+  'ProjectionExpression',
+];
+
+export async function createDiffTable(client: DynamoDBClient): Promise<void> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: TABLE,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+    }),
+  );
+}
+
+/** What DynamoDB Local answered: success, a failed condition, or a ValidationException (with its message). */
+export interface Observed {
+  outcome: 'ok' | 'conditional-check-failed' | 'validation';
+  message?: string;
+}
+
+/** Every case writes (if at all) only to its own item, so each request meets a missing item unless it seeds one. */
+function keyOf(index: number): Record<string, AttributeValue> {
+  return { PK: { S: `diff#${index}` }, SK: { S: 'item' } };
+}
+
+function common(r: DiffRequest) {
+  const out: Record<string, unknown> = { TableName: TABLE };
+  for (const k of EXPRESSION_KEYS) if (r[k] !== undefined) out[k] = r[k];
+  if (r.ExpressionAttributeNames !== undefined) out.ExpressionAttributeNames = r.ExpressionAttributeNames;
+  if (r.ExpressionAttributeValues !== undefined) out.ExpressionAttributeValues = r.ExpressionAttributeValues;
+  return out;
+}
+
+/** The SDK input actually sent for a case (the key is derived from the case's index). */
+export function sdkInput(c: DiffCase, index: number): Record<string, unknown> {
+  const key = keyOf(index);
+  const base = common(c.request);
+  switch (c.request.op) {
+    case 'PutItem':
+      return { ...base, Item: { ...key, ...(c.request.item ?? {}) } };
+    case 'UpdateItem':
+    case 'DeleteItem':
+    case 'GetItem':
+      return { ...base, Key: key };
+    case 'Query':
+    case 'Scan':
+      return base;
+  }
+}
+
+function command(op: DiffRequest['op'], input: Record<string, unknown>) {
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  const i = input as any;
+  switch (op) {
+    case 'PutItem':
+      return new PutItemCommand(i);
+    case 'UpdateItem':
+      return new UpdateItemCommand(i);
+    case 'DeleteItem':
+      return new DeleteItemCommand(i);
+    case 'GetItem':
+      return new GetItemCommand(i);
+    case 'Query':
+      return new QueryCommand(i);
+    case 'Scan':
+      return new ScanCommand(i);
+  }
+  /* eslint-enable @typescript-eslint/no-explicit-any */
+}
+
+export async function runOnLocal(client: DynamoDBClient, c: DiffCase, index: number): Promise<Observed> {
+  if (c.seed) await client.send(new PutItemCommand({ TableName: TABLE, Item: { ...keyOf(index), ...c.seed } }));
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await client.send(command(c.request.op, sdkInput(c, index)) as any);
+    return { outcome: 'ok' };
+  } catch (e) {
+    const err = e as { name?: string; message?: string };
+    if (err.name === 'ConditionalCheckFailedException') return { outcome: 'conditional-check-failed' };
+    if (err.name === 'ValidationException') return { outcome: 'validation', message: err.message ?? '' };
+    throw new Error(`case ${c.name}: unexpected ${err.name}: ${err.message}`);
+  }
+}
+
+/** Does the observed answer match the pinned verdict? Returns a reason when it does not. */
+export function verdictMismatch(pinned: Verdict, seen: Observed): string | undefined {
+  const rejected = seen.outcome === 'validation';
+  if (pinned.rejects || pinned.message !== undefined) {
+    // A rejection, or (rejects: false) an item-dependent ValidationException raised on this item.
+    if (!rejected) return `expected a ValidationException containing ${JSON.stringify(pinned.message)}, got ${seen.outcome}`;
+    if (pinned.message !== undefined && !seen.message!.includes(pinned.message))
+      return `expected message containing ${JSON.stringify(pinned.message)}, got ${JSON.stringify(seen.message)}`;
+    return undefined;
+  }
+  return rejected ? `expected acceptance, got ValidationException: ${seen.message}` : undefined;
+}
+
+/** Run `fn` over `items` with at most `limit` in flight, keeping order. */
+export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Everything the request states about a literal value: scalar text, binary bytes, collection elements. */
+function valueInfo(v: AttributeValue): ValueInfo {
+  if (v.N !== undefined) return { type: 'N', text: v.N };
+  if (v.S !== undefined) return { type: 'S', text: v.S };
+  if (v.B !== undefined) return { type: 'B', bytes: v.B };
+  if (v.SS) return { type: 'SS', items: v.SS.map((text) => ({ type: 'S', text })) };
+  if (v.NS) return { type: 'NS', items: v.NS.map((text) => ({ type: 'N', text })) };
+  if (v.BS) return { type: 'BS', items: v.BS.map((bytes) => ({ type: 'B', bytes })) };
+  if (v.L) return { type: 'L', items: v.L.map(valueInfo) };
+  if (v.M) return { type: 'M', items: Object.values(v.M).map(valueInfo) };
+  return { type: v.BOOL !== undefined ? 'BOOL' : v.NULL !== undefined ? 'NULL' : 'unknown' };
+}
+
+/** The validator's view of a case's request: the expressions, the two maps, and the table's key attributes. */
+export function toExpressionRequest(r: DiffRequest): ExpressionRequest {
+  const expressions: ExpressionRequest['expressions'] = {};
+  for (const k of EXPRESSION_KEYS) if (r[k] !== undefined) expressions[k] = r[k];
+  const req: ExpressionRequest = { operation: r.op, expressions, keyAttributes: KEY_ATTRIBUTES };
+  if (r.ExpressionAttributeNames) req.names = { map: { ...r.ExpressionAttributeNames }, complete: true };
+  if (r.ExpressionAttributeValues) {
+    const map: Record<string, ValueInfo> = {};
+    for (const [k, v] of Object.entries(r.ExpressionAttributeValues)) map[k] = valueInfo(v);
+    req.values = { map, complete: true };
+  }
+  return req;
+}
+
+/** The verdict our validator must give: DynamoDB Local's, or the documented one where the case pins a departure. */
+export function expectedRejection(c: DiffCase): boolean {
+  return c.documentedDeparture ? !c.local.rejects : c.local.rejects;
+}

@@ -1,0 +1,103 @@
+/**
+ * How clients connect: pull diagnostics for clients that declare them (and no pushes), settings pushed with
+ * didChangeConfiguration for clients without workspace/configuration, and the IPC transport VS Code uses.
+ */
+import assert from 'node:assert/strict';
+import { fork } from 'node:child_process';
+import { IPCMessageReader, IPCMessageWriter, type InitializeResult, createProtocolConnection } from 'vscode-languageserver-protocol/node';
+import { LspClient, ROOT, SERVER, ensureBuilt } from '../support/lsp-client';
+import { JSON_UPDATE, TS_UPDATE } from './fixtures';
+
+describe('lsp: pull diagnostics', function () {
+  let client: LspClient;
+  before(async () => {
+    client = await LspClient.start({ pull: true });
+  });
+  after(() => client?.stop());
+
+  it('advertises a diagnostic provider only to a client that supports pull', async () => {
+    assert.deepEqual(client.initializeResult.capabilities.diagnosticProvider, { identifier: 'dynalint', interFileDependencies: false, workspaceDiagnostics: false });
+    const push = await LspClient.start();
+    try {
+      assert.equal(push.initializeResult.capabilities.diagnosticProvider, undefined);
+    } finally {
+      await push.stop();
+    }
+  });
+
+  it('answers full reports, then unchanged for the same version, then full again after an edit; never pushes', async () => {
+    const uri = 'file:///w/pull.json';
+    await client.open(uri, 'json', JSON_UPDATE);
+    const first = await client.pullDiagnostics(uri);
+    assert.equal(first.kind, 'full');
+    assert.deepEqual(first.kind === 'full' && first.items.map((d) => [d.code, client.slice(uri, d.range)]), [
+      ['add-on-non-number', ':one'],
+      ['unused-value', '":extra"'],
+    ]);
+    const again = await client.pullDiagnostics(uri, first.resultId);
+    assert.deepEqual(again, { kind: 'unchanged', resultId: first.resultId });
+    const at = client.text(uri).indexOf(', ":extra": {"S": "y"}');
+    await client.edit(uri, at, at + ', ":extra": {"S": "y"}'.length, '');
+    const after = await client.pullDiagnostics(uri, first.resultId);
+    assert.equal(after.kind, 'full');
+    assert.deepEqual(after.kind === 'full' && after.items.map((d) => d.code), ['add-on-non-number']);
+    assert.notEqual(after.resultId, first.resultId);
+    // The status bar still hears about pulled lints.
+    await client.waitFor(() => client.linted.find((l) => l.uri === uri && l.version === 2), 'linted v2');
+    assert.deepEqual(client.published.filter((p) => p.uri === uri), []);
+  });
+
+  it('asks the client to pull again when the configuration changes', async () => {
+    const before = client.refreshes;
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await client.waitFor(() => (client.refreshes > before ? true : undefined), 'workspace/diagnostic/refresh');
+    const uri = 'file:///w/pull.json';
+    const report = await client.pullDiagnostics(uri, `2:0`);
+    assert.equal(report.kind, 'full', 'a result id from before the change is stale');
+  });
+});
+
+describe('lsp: clients without workspace/configuration', () => {
+  it('use the settings sent with didChangeConfiguration', async () => {
+    const client = await LspClient.start({ configuration: false });
+    try {
+      const uri = 'file:///w/pushed.ts';
+      await client.open(uri, 'typescript', TS_UPDATE);
+      assert.equal((await client.diagnosticsFor(uri, 1)).length, 4);
+      assert.deepEqual(client.configurationRequests, []);
+      const before = client.published.length;
+      await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { dynalint: { rules: { 'reserved-word': 'off' } } } });
+      const p = await client.waitFor(() => client.published.slice(before).find((x) => x.uri === uri), 'republish');
+      assert.deepEqual(p.diagnostics.map((d) => d.code), ['set-without-if-not-exists']);
+    } finally {
+      await client.stop();
+    }
+  });
+});
+
+describe('lsp: IPC transport (--node-ipc, as VS Code starts it)', () => {
+  it('initializes and answers over the IPC channel', async () => {
+    ensureBuilt();
+    const child = fork(SERVER, ['--node-ipc'], { cwd: ROOT, silent: true });
+    const connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    connection.listen();
+    try {
+      const init: InitializeResult = await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+      assert.equal(init.serverInfo?.name, 'dynalint');
+      assert.deepEqual(init.capabilities.textDocumentSync, { openClose: true, change: 2 });
+      await connection.sendNotification('initialized', {});
+      const published = new Promise<{ uri: string; diagnostics: { code: string }[] }>((resolve) =>
+        connection.onNotification('textDocument/publishDiagnostics', resolve),
+      );
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: 'file:///w/ipc.json', languageId: 'json', version: 1, text: JSON_UPDATE } });
+      assert.deepEqual((await published).diagnostics.map((d) => d.code), ['add-on-non-number', 'unused-value']);
+      const exited = new Promise((r) => child.once('exit', r));
+      await connection.sendRequest('shutdown');
+      await connection.sendNotification('exit');
+      assert.equal(await exited, 0);
+    } finally {
+      connection.dispose();
+      if (child.exitCode === null) child.kill();
+    }
+  });
+});

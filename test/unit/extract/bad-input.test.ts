@@ -1,0 +1,93 @@
+import { strict as assert } from 'node:assert';
+import { extract, initParsers, languageIdForPath, RequestSite } from '../../../server/src/extract';
+import { fixture } from './support';
+
+/** A request as rules see it: api, where its name is, and each field with where its value is. */
+const key = (s: RequestSite, move: (offset: number) => number = (o) => o) =>
+  `${s.api}@${move(s.nameRange.start)}:${s.params.properties.map((p) => `${p.key}=${p.value.kind}@${move(p.value.range.start)}-${move(p.value.range.end)}`).join(',')}`;
+
+const FILES = ['sdk-v3-client.ts', 'sdk-v3-lib.ts', 'sdk-v2.js', 'boto3_client.py', 'boto3_resource.py', 'requests.jsonc'];
+
+describe('extract: bad input', () => {
+  before(() => initParsers());
+
+  for (const file of FILES) {
+    const lang = languageIdForPath(file)!;
+
+    it(`${file}: truncated inside each request, the requests before it are intact`, () => {
+      const text = fixture(file);
+      const full = extract(text, lang).sites;
+      for (const cut of full) {
+        const at = Math.floor((cut.range.start + cut.range.end) / 2);
+        const before = full.filter((s) => s.range.end <= cut.range.start && s.host !== 'json').map((s) => key(s));
+        const got = extract(text.slice(0, at), lang).sites.map((s) => key(s));
+        for (const k of before) assert.ok(got.includes(k), `${k} survives a cut at ${at}`);
+      }
+    });
+
+    it(`${file}: garbage between requests leaves the others intact`, () => {
+      const text = fixture(file);
+      const full = extract(text, lang).sites;
+      assert.ok(full.length >= 2);
+      // Insert an unbalanced, half-typed call right after the first request's statement line.
+      const at = text.indexOf('\n', full[0].range.end) + 1;
+      const junk = lang === 'python' ? 'client.update_item(Key={"a": (\n' : lang === 'jsonc' ? '{ "x": [ \n' : 'client.send(new UpdateCommand({ Key: { (\n';
+      const damaged = text.slice(0, at) + junk + text.slice(at);
+      const got = extract(damaged, lang).sites;
+      const kept = got.map((s) => key(s));
+      assert.ok(kept.includes(key(full[0])), 'the request before the damage');
+      // Requests after the damage: at least the last one is recovered, fields at their shifted positions.
+      const moved = key(full[full.length - 1], (o) => (o >= at ? o + junk.length : o));
+      assert.ok(kept.includes(moved), `the last request after the damage (${moved}) in ${kept.join(' ')}`);
+    });
+  }
+
+  const DEEP = 10_000;
+  // Deep but not minified: 50 brackets per line.
+  const lines = (s: string) => (s.repeat(50) + '\n').repeat(DEEP / 50);
+  const deep: [string, string, string][] = [
+    ['typescript', `const junk = ${lines('[')}${lines(']')};\nconst o = ${lines('{a:')}1${lines('}')};\n`, `client.send(new UpdateItemCommand({ TableName: 't', UpdateExpression: 'ADD a :v' }));`],
+    ['python', `junk = ${lines('[')}${lines(']')}\nd = ${lines('{"a":')}1${lines('}')}\n`, `client.update_item(TableName='t', UpdateExpression='ADD a :v')`],
+    ['json', `[${lines('[')}${lines(']')}, ${lines('{"a":')}1${lines('}')},\n`, `{"TableName": "t", "UpdateExpression": "ADD a :v"}]`],
+  ];
+  for (const [lang, junk, request] of deep)
+    it(`${lang}: ${DEEP} nested levels do not overflow and the request next to them is found`, () => {
+      const text = junk + request;
+      const sites = extract(text, lang).sites;
+      assert.deepEqual(sites.map((s) => s.api), ['UpdateItem']);
+      assert.equal(sites[0].range.start, text.indexOf(lang === 'json' ? '{"TableName"' : lang === 'python' ? 'client' : 'new'));
+    });
+
+  it('10,000 levels inside a request value become unknown beyond the depth cap', () => {
+    const text = `{"TableName": "t", "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": ${'{"M": {"a": '.repeat(DEEP)}1${'}}'.repeat(DEEP)}}}`;
+    const sites = extract(text, 'json').sites;
+    assert.equal(sites.length, 1);
+    let n = sites[0].params.properties[2].value;
+    let depth = 0;
+    while (n.kind === 'object' && n.properties.length) {
+      n = n.properties[0].value;
+      depth++;
+    }
+    assert.equal(n.kind, 'unknown');
+    assert.ok(depth > 30 && depth < 1000, `depth ${depth}`);
+  });
+
+  it('skips binary, minified and oversize files with a reason', () => {
+    const request = `client.send(new UpdateItemCommand({ TableName: 't', UpdateExpression: 'ADD a :v' }));\n`;
+    assert.match(extract(request + '\0\0', 'typescript').skipped ?? '', /binary/);
+    assert.match(extract(request + 'x'.repeat(50_000), 'javascript').skipped ?? '', /minified/);
+    assert.match(extract(request, 'typescript', { maxFileSize: 20 }).skipped ?? '', /too large/);
+    assert.match(extract(request + ' '.repeat(2 * 1024 * 1024), 'typescript').skipped ?? '', /too large/);
+    assert.equal(extract(request, 'typescript').sites.length, 1);
+    assert.match(extract(request, 'rust').skipped ?? '', /unsupported/);
+  });
+
+  it('a file with no DynamoDB vocabulary yields nothing without a reason', () => {
+    assert.deepEqual(extract('export const add = (a: number, b: number) => a + b;\n'.repeat(1000), 'typescript'), { sites: [] });
+  });
+
+  it('maps file extensions to language ids', () => {
+    const got = ['a.json', 'a.jsonc', 'a.ts', 'a.tsx', 'a.mts', 'a.cts', 'a.js', 'a.jsx', 'a.mjs', 'a.cjs', 'a.py', 'a.rs', 'Makefile'].map(languageIdForPath);
+    assert.deepEqual(got, ['json', 'jsonc', 'typescript', 'typescriptreact', 'typescript', 'typescript', 'javascript', 'javascriptreact', 'javascript', 'javascript', 'python', undefined, undefined]);
+  });
+});

@@ -1,0 +1,81 @@
+import { strict as assert } from 'node:assert';
+import { createDocumentExtractor, extract, initParsers, languageIdForPath, TextChange } from '../../../server/src/extract';
+import { Language, Parser } from 'web-tree-sitter';
+import { assertOffsets, fixture, strings } from './support';
+
+/**
+ * Tree-sitter's error recovery may build a different tree for broken code when re-parsing incrementally than from
+ * scratch, so Python results are compared with a full extraction only while the text parses cleanly; broken states
+ * must still give well-formed sites.
+ */
+let pyParser: Parser | undefined;
+function parsesCleanly(lang: string, text: string): boolean {
+  if (lang !== 'python' || !pyParser) return true;
+  const tree = pyParser.parse(text);
+  const ok = !!tree && !tree.rootNode.hasError;
+  tree?.delete();
+  return ok;
+}
+
+/** Deterministic pseudo-random edits (LCG) so failures replay. */
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff;
+  };
+}
+
+const SNIPPETS: Record<string, string[]> = {
+  typescript: ['x', '\n', ' + 1', "'", '{', ')', "client.send(new UpdateItemCommand({ TableName: 'T', UpdateExpression: 'ADD n :v' }));\n"],
+  javascript: ['x', '\n', '(', "'", "docClient.update({ TableName: 'T', Key: { id: 1 }, UpdateExpression: 'ADD n :v' });\n"],
+  python: ['x', '\n', '(', '"', '    ', "client.update_item(TableName='T', UpdateExpression='ADD n :v')\n", 'é'],
+  jsonc: ['x', ',', '{', '"', '{"TableName": "T", "UpdateExpression": "ADD n :v"},'],
+};
+
+describe('extract: incremental re-parse gives the same sites as a full parse', () => {
+  before(async () => {
+    await initParsers();
+    pyParser = new Parser();
+    pyParser.setLanguage(await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm')));
+  });
+  after(() => pyParser?.delete());
+
+  it('re-parses only the touched statement for an edit inside a function body', () => {
+    const text = fixture('sdk-v3-lib.ts');
+    const doc = createDocumentExtractor('typescript');
+    doc.update(text);
+    const at = text.indexOf("'ADD tags :t'") + 5;
+    const edited = text.slice(0, at) + 'x' + text.slice(at);
+    const got = doc.update(edited, [{ start: at, end: at, text: 'x' }]);
+    assert.deepEqual(doc.stats, { full: 1, incremental: 1 });
+    assert.deepEqual(got, extract(edited, 'typescript'));
+    // An edit in an import falls back to a full parse.
+    doc.update('// x\n' + edited);
+    assert.deepEqual(doc.stats, { full: 2, incremental: 1 });
+  });
+
+  for (const file of ['sdk-v3-client.ts', 'sdk-v2.js', 'boto3_client.py', 'boto3_resource.py', 'requests.jsonc']) {
+    const lang = languageIdForPath(file)!;
+    for (const withChanges of [true, false])
+      it(`${file}: 60 random edits${withChanges ? ' (with change events)' : ' (texts only)'}`, () => {
+        const rand = rng(file.length * 7919 + (withChanges ? 1 : 0));
+        const doc = createDocumentExtractor(lang);
+        let text = fixture(file);
+        assert.deepEqual(doc.update(text), extract(text, lang));
+        const pieces = SNIPPETS[lang];
+        for (let i = 0; i < 60; i++) {
+          const start = Math.floor(rand() * text.length);
+          const del = rand() < 0.4 ? Math.floor(rand() * 12) : 0;
+          const ins = rand() < 0.7 ? pieces[Math.floor(rand() * pieces.length)] : '';
+          const change: TextChange = { start, end: Math.min(text.length, start + del), text: ins };
+          text = text.slice(0, change.start) + ins + text.slice(change.end);
+          const got = doc.update(text, withChanges ? [change] : undefined);
+          if (parsesCleanly(lang, text)) assert.deepEqual(got, extract(text, lang), `after edit ${i} at ${start}`);
+          else for (const site of got.sites) for (const str of strings(site.params)) assertOffsets(text, str);
+        }
+        if (lang !== 'jsonc') assert.ok(doc.stats.incremental > 0, `incremental re-parses: ${JSON.stringify(doc.stats)}`);
+        doc.dispose();
+      });
+  }
+});

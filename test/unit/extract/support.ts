@@ -1,0 +1,76 @@
+/** Shared helpers for the extraction tests: fixture annotations and generic range checks. */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RequestSite, StringNode, VNode } from '../../../server/src/extract';
+
+export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'extract');
+
+export function fixture(name: string): string {
+  return readFileSync(join(FIXTURES, name), 'utf8');
+}
+
+export interface Expected {
+  at: number;
+  api: string;
+  style: string;
+  sdk: string;
+  fn?: string;
+  fields?: string[];
+}
+
+/** `// @site <api> <style> <sdk> [fn=name] [fields=a,b]` (or `#` in Python), in document order. */
+export function annotations(text: string): Expected[] {
+  const out: Expected[] = [];
+  for (const m of text.matchAll(/(?:\/\/|#)\s*@site\s+(\S+)\s+(\S+)\s+(\S+)([^\n]*)/g)) {
+    const attrs = Object.fromEntries([...m[4].matchAll(/(\w+)=(\S+)/g)].map((a) => [a[1], a[2]]));
+    out.push({ at: m.index ?? 0, api: m[1], style: m[2], sdk: m[3], fn: attrs.fn, fields: attrs.fields?.split(',') });
+  }
+  return out;
+}
+
+/** Every string node in a value tree. */
+export function strings(v: VNode): StringNode[] {
+  const out: StringNode[] = [];
+  const stack: VNode[] = [v];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.kind === 'string') out.push(n);
+    else if (n.kind === 'object') n.properties.forEach((p) => stack.push(p.value));
+    else if (n.kind === 'array' || n.kind === 'set') stack.push(...n.items);
+  }
+  return out;
+}
+
+/**
+ * The offsets contract, checked on any string node: one offset per char plus the end, non-decreasing, and the source
+ * char at each offset is either the char itself or the backslash starting the escape that produced it.
+ */
+export function assertOffsets(text: string, s: StringNode): void {
+  assert.equal(s.offsets.length, s.value.length + 1, `offsets length for ${JSON.stringify(s.value)}`);
+  for (let i = 0; i < s.value.length; i++) {
+    const src = text[s.offsets[i]];
+    assert.ok(src === s.value[i] || src === '\\' || (src === '\r' && s.value[i] === '\n'), `char ${i} of ${JSON.stringify(s.value)}: source ${JSON.stringify(src)} at ${s.offsets[i]}`);
+    // Pieces resolved from constants live elsewhere in the file; within one literal, offsets only grow.
+    const local = s.offsets.every((o) => o >= s.range.start && o <= s.range.end);
+    if (local) assert.ok(s.offsets[i + 1] >= s.offsets[i], 'offsets non-decreasing');
+  }
+}
+
+/** Compare sites with annotations: count, order (each site after its annotation, before the next), fields. */
+export function assertMatchesAnnotations(text: string, sites: RequestSite[], expected: Expected[]): void {
+  assert.deepEqual(
+    sites.map((s) => `${s.api} ${s.style} ${s.sdk}`),
+    expected.map((e) => `${e.api} ${e.style} ${e.sdk}`),
+  );
+  sites.forEach((s, i) => {
+    const e = expected[i];
+    assert.ok(s.range.start > e.at && (i + 1 === expected.length || s.range.start < expected[i + 1].at), `site ${i} (${s.api}) sits after its annotation`);
+    if (e.fn) assert.equal(s.enclosingFunction?.name, e.fn, `enclosing function of site ${i}`);
+    if (e.fields) assert.deepEqual(s.params.properties.map((p) => p.key), e.fields, `fields of site ${i}`);
+    assert.equal(s.apiSource === 'call' || s.apiSource === 'inferred', true);
+    assert.ok(s.nameRange.start >= s.range.start - 200 && s.nameRange.end <= text.length);
+    for (const str of strings(s.params)) assertOffsets(text, str);
+    for (const p of s.params.properties) assert.equal(text.slice(p.keyRange.start, p.keyRange.end).replace(/^['"]|['"]$/g, ''), p.key);
+  });
+}

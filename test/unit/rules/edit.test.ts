@@ -1,0 +1,77 @@
+/** The edit helpers write what the host reads back: escapes, quotes, raw strings, concatenations, layouts. */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { extract } from '../../../server/src/extract';
+import { StringNode, prop } from '../../../server/src/extract/model';
+import { applyEdits, hostSyntax, insertProperties, removeProperty, replaceInString, rewriteString } from '../../../server/src/rules/edit';
+import { parsersReady } from './check';
+
+/** Documents whose one request has a ProjectionExpression literal written in a given way. */
+const HOSTS: { name: string; lang: string; make: (lit: string) => string }[] = [
+  { name: 'JSON', lang: 'json', make: (l) => `{"TableName": "T", "Key": {"PK": {"S": "p"}}, "ProjectionExpression": ${l}}` },
+  { name: 'TS', lang: 'typescript', make: (l) => `import { GetCommand } from '@aws-sdk/lib-dynamodb';\ndoc.send(new GetCommand({ TableName: 'T', Key: { PK: 'p' }, ProjectionExpression: ${l} }));\n` },
+  { name: 'Python', lang: 'python', make: (l) => `import boto3\nclient = boto3.client('dynamodb')\nclient.get_item(TableName='T', Key={'PK': {'S': 'p'}}, ProjectionExpression=${l})\n` },
+];
+const LITERALS: Record<string, string[]> = {
+  JSON: ['"ab\\"c\\\\d"', '"a\\u0041b"'],
+  TS: ["'ab\\'c'", '"x\\ny"', '`tmpl ${"$"}{`', "'ab' + 'cd'"],
+  Python: ["'ab\\'c'", '"x\\ny"', "r'raw\\d'", "'ab' 'cd'", '"""tri\nple"""'],
+};
+
+function projection(text: string, lang: string): StringNode {
+  const [site] = extract(text, lang).sites;
+  const node = prop(site.params, 'ProjectionExpression');
+  assert.equal(node?.kind, 'string', text);
+  return node as StringNode;
+}
+
+describe('edit helpers', () => {
+  before(parsersReady);
+  for (const h of HOSTS) {
+    for (const lit of LITERALS[h.name]) {
+      it(`${h.name} ${JSON.stringify(lit)}: any replacement reads back as written`, () => {
+        const text = h.make(lit);
+        const node = projection(text, h.lang);
+        const [site] = extract(text, h.lang).sites;
+        const syn = hostSyntax(text, site);
+        fc.assert(
+          fc.property(fc.nat(node.value.length), fc.nat(node.value.length), fc.string({ unit: fc.constantFrom('a', ' ', '"', "'", '\\', '\n', '$', '{', '`', 'é', '#', ':') }), (x, y, s) => {
+            const [a, b] = x <= y ? [x, y] : [y, x];
+            const out = applyEdits(text, [replaceInString(text, syn, node, a, b, s)]);
+            assert.equal(projection(out, h.lang).value, node.value.slice(0, a) + s + node.value.slice(b), out);
+            const next = 'X' + s + node.value.slice(1);
+            assert.equal(projection(applyEdits(text, [rewriteString(text, syn, node, next)]), h.lang).value, next);
+          }),
+          { numRuns: 40, seed: 7 },
+        );
+      });
+    }
+  }
+
+  const props: [string, string, string, string][] = [
+    ['JSON one line', 'json', '{"TableName": "T", "Key": {"PK": {"S": "p"}}}', '{"TableName": "T", "Key": {"PK": {"S": "p"}}, "A": 1, "B": 2}'],
+    ['JSON multi-line', 'json', '{\n  "TableName": "T",\n  "Key": {"PK": {"S": "p"}}\n}', '{\n  "TableName": "T",\n  "Key": {"PK": {"S": "p"}},\n  "A": 1,\n  "B": 2\n}'],
+    ['TS trailing comma', 'typescript', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\ndoc.send(new GetCommand({\n  TableName: 'T',\n  Key: { PK: 'p' },\n}));\n", "import { GetCommand } from '@aws-sdk/lib-dynamodb';\ndoc.send(new GetCommand({\n  TableName: 'T',\n  Key: { PK: 'p' },\n  A: 1,\n  B: 2,\n}));\n"],
+    ['Python keyword arguments', 'python', "import boto3\nt = boto3.resource('dynamodb').Table('T')\nt.get_item(Key={'PK': 'p'})\n", "import boto3\nt = boto3.resource('dynamodb').Table('T')\nt.get_item(Key={'PK': 'p'}, A=1, B=2)\n"],
+  ];
+  for (const [name, lang, text, expected] of props) {
+    it(`inserts entries: ${name}; removing them restores the text`, () => {
+      const [site] = extract(text, lang).sites;
+      const out = applyEdits(text, [insertProperties(text, hostSyntax(text, site), site.params, [['A', '1'], ['B', '2']])]);
+      assert.equal(out, expected);
+      const [after] = extract(out, lang).sites;
+      const once = applyEdits(out, [removeProperty(after.params, after.params.properties.find((p) => p.key === 'B')!)]);
+      const [again] = extract(once, lang).sites;
+      assert.deepEqual(again.params.properties.map((p) => p.key), after.params.properties.map((p) => p.key).filter((k) => k !== 'B'));
+    });
+  }
+
+  it('adds to an empty map in each host style', () => {
+    const text = "import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\ndoc.send(new UpdateCommand({ TableName: 'T', Key: { PK: 'p' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: {} }));\n";
+    const [site] = extract(text, 'typescript').sites;
+    const values = prop(site.params, 'ExpressionAttributeValues')!;
+    assert.equal(values.kind, 'object');
+    const out = applyEdits(text, [insertProperties(text, hostSyntax(text, site), values as never, [[':a', '1']])]);
+    assert.ok(out.includes("ExpressionAttributeValues: { ':a': 1 }"), out);
+  });
+});
