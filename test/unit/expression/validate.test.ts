@@ -99,6 +99,11 @@ const CASES: Record<string, Case[]> = {
     // finding there would suggest a `#ttl` placeholder for the wrong attribute.
     { kind: 'update', text: 'SET _ttl = :n', values: N, expect: ['expression-syntax@4-5'] },
     { kind: 'condition', text: 'dateé = :n AND size > :n', values: N, expect: ['expression-syntax@4-5', 'reserved-word@15-19'] },
+    // A reserved word written as an operator (SQL habits) is the syntax error, not a bare attribute name ...
+    { kind: 'keyCondition', text: 'pk = :s AND sk LIKE :s', values: S, expect: ['expression-syntax@15-19'] },
+    { kind: 'filter', text: 'a = :s WHERE b = :s', values: S, expect: ['expression-syntax@7-12'] },
+    // ... but a reserved attribute name after a missing comma is still both.
+    { kind: 'update', text: 'SET a = :s name = :s', values: S, expect: ['expression-syntax@11-15', 'reserved-word@11-15'] },
   ],
   functions: [
     { kind: 'update', text: 'SET a = foo(b)', expect: ['unknown-function@8-11'] },

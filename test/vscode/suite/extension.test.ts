@@ -108,7 +108,8 @@ describe('Dynalint in VS Code', () => {
   it('completes functions and placeholders inside an expression string', async () => {
     const editor = await open('plays.py');
     const text = editor.document.getText();
-    const at = editor.document.positionAt(text.indexOf('SET play_count') + 'SET '.length);
+    // After `SET play_count = ` an operand is expected: a path, a :value, or if_not_exists/list_append.
+    const at = editor.document.positionAt(text.indexOf('= play_count') + '= '.length);
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, at);
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     assert.ok(labels.includes(':one'), `:one offered (got ${labels.slice(0, 20).join(', ')})`);
@@ -118,19 +119,25 @@ describe('Dynalint in VS Code', () => {
   it('inserts the guarded-like snippet and it lints clean', async () => {
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content: '' });
     const editor = await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('editor.action.insertSnippet', { langId: 'json', name: 'dynalint: guarded like transaction' });
+    await vscode.commands.executeCommand('editor.action.insertSnippet', { langId: 'json', name: 'like-transaction (AWS CLI --cli-input-json)' });
     await until('the snippet text', () => (doc.getText().includes('TransactItems') ? true : undefined));
     assert.match(doc.getText(), /attribute_not_exists/);
     // Give the server the version: poll until the diagnostics for this version settle to none of ours.
     await until('no dynalint diagnostics', () => (ours(editor.document.uri).length === 0 ? true : undefined));
   });
 
-  it('shows a hover over a squiggle (screenshot artifact)', async () => {
+  it('shows the cost of a request on hover, and a squiggle with its hover (screenshot artifact)', async () => {
     const editor = await open('plays.py');
+    const text = editor.document.getText();
+    const call = editor.document.positionAt(text.indexOf('update_item') + 3);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, call);
+    const markdown = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
+      .join('\n');
+    assert.match(markdown, /WCU/, 'the hover estimates write capacity');
     const diag = await until('diagnostic', () => ours(editor.document.uri)[0]);
     editor.selection = new vscode.Selection(diag.range.start, diag.range.start);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, diag.range.start);
-    assert.ok(hovers.length > 0, 'a hover is provided');
     await vscode.commands.executeCommand('editor.action.showHover');
     const artifacts = process.env.DYNALINT_TEST_ARTIFACTS;
     assert.ok(artifacts, 'the harness names an artifacts folder');
