@@ -137,7 +137,11 @@ export interface DocumentExtractor {
   /**
    * Extract from the document's new full text. `changes` (optional) are the edits since the previous call; when
    * absent or inconsistent the changed span is found by comparing texts. The parser re-parses incrementally
-   * (TypeScript `updateSourceFile`, tree-sitter `edit` + re-parse) when it has a previous tree.
+   * (TypeScript: only the top-level statements the edit touched; Python: tree-sitter `edit` + re-parse, queries and
+   * conversion only in the touched statements) when it has a previous state.
+   *
+   * Sites are reused between updates: a site in a statement the edit did not touch is returned again as the same
+   * object, its offsets shifted in place when the edit was before it. Copy what you keep across updates.
    */
   update(text: string, changes?: TextChange[]): ExtractResult;
   /** How many updates re-parsed incrementally vs fully (for tests and the bench). */

@@ -157,6 +157,25 @@ export function inferStyle(params: ObjectNode, fallback: ValueStyle): ValueStyle
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
+/* Mutation after the literal                                                                                         */
+
+const esc = (s: string) => s.replace(/[$]/g, '\\$');
+
+/**
+ * Is the variable `name` changed after its literal, in `text` (the rest of its scope)? `params.ConditionExpression =`,
+ * `params["X"] = ...`, `params.update(...)`, `items.push(...)`, `Object.assign(params, ...)`, `del params["X"]`...
+ * Then the literal is not the whole request: its node must be marked incomplete.
+ */
+export function mutatedLater(name: string, text: string, host: 'js' | 'python'): boolean {
+  const n = esc(name);
+  const re =
+    host === 'js'
+      ? new RegExp(`(?<![\\w$.])${n}\\s*(?:\\.\\s*(?:push|unshift|splice)\\s*\\(|(?:\\.\\s*[\\w$]+|\\[[^\\]]*\\])\\s*(?:=(?!=)|\\+=))|Object\\.assign\\(\\s*${n}\\b|delete\\s+${n}\\b`)
+      : new RegExp(`(?<![\\w.])${n}\\s*(?:\\[[^\\]]*\\]\\s*(?:=(?!=)|\\+=)|\\.\\s*(?:update|setdefault|append|extend|insert|pop)\\s*\\()|\\bdel\\s+${n}\\s*\\[`);
+  return re.test(text);
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
 /* Cheap checks before parsing                                                                                        */
 
 /** Tokens that any request we can recognise contains (literally, in the file). */

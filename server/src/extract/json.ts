@@ -94,11 +94,11 @@ function parse(text: string): VNode | undefined {
 
 /** A synthesized `{ <key>: <node> }` for bare CLI files (the file is the value of that one parameter). */
 function wrap(key: string, value: VNode): ObjectNode {
-  return { kind: 'object', properties: [{ key, keyRange: value.range, value, range: value.range }], complete: true, range: value.range };
+  return { kind: 'object', properties: [{ key, keyRange: { ...value.range }, value, range: { ...value.range } }], complete: true, range: { ...value.range } };
 }
 
 function site(api: Api, params: ObjectNode, nameRange: Range): RequestSite {
-  return { api, apiSource: 'inferred', style: 'low-level', host: 'json', range: params.range, nameRange, params, sdk: 'aws-cli-json' };
+  return { api, apiSource: 'inferred', style: 'low-level', host: 'json', range: { ...params.range }, nameRange: { ...nameRange }, params, sdk: 'aws-cli-json' };
 }
 
 /** Cheap shape test before the full one: `{table: [{PutRequest|DeleteRequest}...]}` or `{table: {Keys: [...]}}`. */

@@ -4,9 +4,9 @@
  */
 import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
-import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest } from './infer';
+import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest, mutatedLater } from './infer';
 import { concatStrings, decodePython } from './strings';
-import { remapSite } from './remap';
+import { maxRef, shiftSite } from './remap';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -61,6 +61,8 @@ interface PyUnit {
   sites: RequestSite[];
   /** Start offsets of dict literals its calls took by name (`**kw`). */
   consumed: number[];
+  /** Largest document offset its sites mention. */
+  maxRef: number;
 }
 
 export interface PyState {
@@ -98,7 +100,7 @@ class PyExtractor {
     for (const n of root.namedChildren) {
       if (!n) continue;
       const env = ENV_TYPES.has(n.type) || (n.type === 'expression_statement' && n.namedChild(0)?.type === 'assignment');
-      units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], node: n });
+      units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], maxRef: 0, node: n });
     }
     const reused = prev ? this.reuse(prev.state, prev.span, units) : undefined;
     const dicts: Assign[] = [];
@@ -149,6 +151,7 @@ class PyExtractor {
       const s = this.dictSite(d);
       if (s) sites.push(s);
     }
+    for (let i = 0; i < units.length; i++) if (!reused?.[i]) units[i].maxRef = Math.max(maxRef(units[i].sites), ...units[i].consumed);
     return { sites: sites.sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) } };
   }
 
@@ -165,8 +168,12 @@ class PyExtractor {
       const back = (o: number) => (o >= span.newEnd ? o - diff : o);
       const was = old.get(`${back(u.start)}:${back(u.end)}`);
       if (!was || was.env) return false;
-      u.sites = diff ? was.sites.map((s) => remapSite(s, map)) : was.sites;
-      u.consumed = diff ? was.consumed.map(map) : was.consumed;
+      // Only what lies after the edit moves.
+      const moves = diff !== 0 && was.maxRef >= span.oldEnd;
+      if (moves) for (const site of was.sites) shiftSite(site, span.oldEnd, diff);
+      u.sites = was.sites;
+      u.consumed = moves ? was.consumed.map(map) : was.consumed;
+      u.maxRef = moves ? map(was.maxRef) : was.maxRef;
       return true;
     });
   }
@@ -307,7 +314,7 @@ class PyExtractor {
       apiSource: 'inferred',
       style: inferStyle(params, 'low-level'),
       host: 'python',
-      range: params.range,
+      range: { ...params.range },
       nameRange: { start: a.pos, end: a.pos + a.name.length },
       params,
       sdk: 'boto3-client',
@@ -345,10 +352,16 @@ class PyExtractor {
   }
 
   private value(n: TNode, depth: number, hops: number, consume = false): VNode {
-    while (n.type === 'parenthesized_expression' && n.namedChild(0)) n = n.namedChild(0)!;
+    let type = n.type;
+    while (type === 'parenthesized_expression') {
+      const inner = n.namedChildren.find((c) => !!c && c.type !== 'comment');
+      if (!inner) break;
+      n = inner;
+      type = n.type;
+    }
     if (depth > MAX_VALUE_DEPTH) return this.unknown(n);
     const range = this.range(n);
-    switch (n.type) {
+    switch (type) {
       case 'string':
       case 'concatenated_string':
         return this.string(n);
@@ -366,21 +379,25 @@ class PyExtractor {
       }
       case 'true':
       case 'false':
-        return { kind: 'bool', value: n.type === 'true', range };
+        return { kind: 'bool', value: type === 'true', range };
       case 'none':
         return { kind: 'null', range };
       case 'identifier': {
         const a = hops < MAX_RESOLVE ? this.lookup(this.src(n), n.startIndex) : undefined;
         if (!a) return this.unknown(n);
         if (consume) this.consumed.add(a.rhs.startIndex);
-        return this.value(a.rhs, depth, hops + 1);
+        const v = this.value(a.rhs, depth, hops + 1);
+        // A dict/list changed after its literal (`params["X"] = ...`, `params.update(...)`) is not the whole value.
+        const scopeEnd = a.scope >= 0 ? this.fns[a.scope].range.end : this.text.length;
+        if ((v.kind === 'object' || v.kind === 'array') && mutatedLater(a.name, this.text.slice(a.rhs.endIndex, scopeEnd), 'python')) v.complete = false;
+        return v;
       }
       case 'list':
       case 'tuple':
       case 'set': {
         const kids = n.namedChildren.filter((c): c is TNode => !!c && c.type !== 'comment');
         const items = kids.filter((c) => c.type !== 'list_splat').map((c) => this.value(c, depth + 1, hops));
-        if (n.type === 'set') return items.length === kids.length ? { kind: 'set', items, range } : this.unknown(n);
+        if (type === 'set') return items.length === kids.length ? { kind: 'set', items, range } : this.unknown(n);
         return { kind: 'array', items, complete: items.length === kids.length, range };
       }
       case 'dictionary':
@@ -404,15 +421,16 @@ class PyExtractor {
     const pieces: StringNode[] = [];
     let bytes = false;
     for (const p of parts) {
-      const start = p.child(0);
-      const end = p.child(p.childCount - 1);
-      if (!start || start.type !== 'string_start' || !end) return this.unknown(n);
-      if (p.namedChildren.some((c) => c?.type === 'interpolation')) return this.unknown(n);
-      const opener = this.src(start);
-      const prefix = opener.replace(/['"]+$/, '');
+      // Read the literal from the source (prefix, quotes, body): no per-child calls into the WASM tree.
+      const start = p.startIndex;
+      const src = this.text.slice(start, p.endIndex);
+      const m = /^([A-Za-z]*)("""|'''|"|')/.exec(src);
+      if (!m) return this.unknown(n);
+      const prefix = m[1];
       bytes ||= /b/i.test(prefix);
-      const bodyEnd = end.type === 'string_end' ? end.startIndex : p.endIndex;
-      const s = decodePython(this.text.slice(start.endIndex, bodyEnd), start.endIndex, prefix, this.range(p));
+      const open = m[1].length + m[2].length;
+      const close = src.length - open >= m[2].length && src.endsWith(m[2]) ? m[2].length : 0;
+      const s = decodePython(src.slice(open, src.length - close), start + open, prefix, { start, end: p.endIndex });
       if (!s) return this.unknown(n);
       pieces.push(s);
     }
@@ -426,8 +444,7 @@ class PyExtractor {
     for (const p of n.namedChildren) {
       if (!p || p.type === 'comment') continue;
       if (p.type === 'pair') {
-        const k = p.childForFieldName('key');
-        const v = p.childForFieldName('value');
+        const [k, v] = p.namedChildren.filter((c): c is TNode => !!c && c.type !== 'comment');
         const key = k ? this.value(k, depth + 1, hops) : undefined;
         if (!k || !v || (key?.kind !== 'string' && key?.kind !== 'number')) {
           complete = false;

@@ -1,37 +1,41 @@
-/** Moving extracted sites after an edit: a copy with every document offset passed through a monotonic map. */
-import { ObjectNode, Range, RequestSite, VNode } from './model';
-import { maxOffset, remapString } from './strings';
+/**
+ * Moving extracted sites after an edit. Sites are shifted in place (a document extractor hands back the same site
+ * objects for statements the edit did not touch): allocating copies of every site after the edit cost more than the
+ * re-parse itself (each copy survives one update, which is the worst case for a generational GC).
+ */
+import { Range, RequestSite, VNode } from './model';
+import { maxOffset, shiftString } from './strings';
 
-function remapRange(r: Range, map: (o: number) => number): Range {
-  return { start: map(r.start), end: map(r.end) };
-}
-
-function remapNode(v: VNode, map: (o: number) => number): VNode {
-  switch (v.kind) {
-    case 'string':
-      return remapString(v, map);
-    case 'object':
-      return {
-        kind: 'object',
-        properties: v.properties.map((p) => ({ key: p.key, keyRange: remapRange(p.keyRange, map), value: remapNode(p.value, map), range: remapRange(p.range, map) })),
-        complete: v.complete,
-        range: remapRange(v.range, map),
-      };
-    case 'array':
-      return { kind: 'array', items: v.items.map((i) => remapNode(i, map)), complete: v.complete, range: remapRange(v.range, map) };
-    case 'set':
-      return { kind: 'set', items: v.items.map((i) => remapNode(i, map)), range: remapRange(v.range, map) };
-    default:
-      return { ...v, range: remapRange(v.range, map) };
+/** Shift in place every document offset `>= from` of a site by `diff`. */
+export function shiftSite(s: RequestSite, from: number, diff: number): void {
+  const move = (o: number) => (o >= from ? o + diff : o);
+  const shift = (r: Range) => {
+    r.start = move(r.start);
+    r.end = move(r.end);
+  };
+  shift(s.range);
+  shift(s.nameRange);
+  // Sites of one function share its enclosingFunction object: replace, never shift it.
+  if (s.enclosingFunction) s.enclosingFunction = { name: s.enclosingFunction.name, range: { start: move(s.enclosingFunction.range.start), end: move(s.enclosingFunction.range.end) } };
+  const stack: VNode[] = [s.params];
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (v.kind === 'string') {
+      shiftString(v, move);
+      continue;
+    }
+    shift(v.range);
+    if (v.kind === 'object')
+      for (const p of v.properties) {
+        shift(p.keyRange);
+        shift(p.range);
+        stack.push(p.value);
+      }
+    else if (v.kind === 'array' || v.kind === 'set') stack.push(...v.items);
   }
 }
 
-export function remapSite(s: RequestSite, map: (o: number) => number): RequestSite {
-  const out: RequestSite = { ...s, range: remapRange(s.range, map), nameRange: remapRange(s.nameRange, map), params: remapNode(s.params, map) as ObjectNode };
-  if (s.enclosingFunction) out.enclosingFunction = { name: s.enclosingFunction.name, range: remapRange(s.enclosingFunction.range, map) };
-  return out;
-}
-
+/** The largest document offset a set of sites mentions (they may point into constants elsewhere in the file). */
 export function maxRef(sites: RequestSite[]): number {
   let m = 0;
   const stack: VNode[] = [];

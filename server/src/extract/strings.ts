@@ -97,7 +97,7 @@ class PlainString implements StringNode {
 
   constructor(
     readonly value: string,
-    readonly base: number,
+    public base: number,
     readonly range: Range,
   ) {}
 
@@ -120,13 +120,17 @@ export function plain(raw: string, base: number, range: Range): StringNode {
   return new PlainString(raw, base, range);
 }
 
-/** A copy of a string node with every document offset passed through `map` (which must be monotonic). */
-export function remapString(s: StringNode, map: (o: number) => number): StringNode {
-  const range = { start: map(s.range.start), end: map(s.range.end) };
-  if (s instanceof PlainString) return new PlainString(s.value, map(s.base), range);
-  const out: StringNode = { kind: 'string', value: s.value, offsets: s.offsets.map(map), range };
-  if (s.ends) out.ends = s.ends.map(map);
-  return out;
+/** Shift, in place, every document offset of a string node through `move` (monotonic). */
+export function shiftString(s: StringNode, move: (o: number) => number): void {
+  s.range.start = move(s.range.start);
+  s.range.end = move(s.range.end);
+  if (s instanceof PlainString) {
+    s.base = move(s.base);
+    materialised.delete(s);
+    return;
+  }
+  for (let i = 0; i < s.offsets.length; i++) s.offsets[i] = move(s.offsets[i]);
+  if (s.ends) for (let i = 0; i < s.ends.length; i++) s.ends[i] = move(s.ends[i]);
 }
 
 /** The largest document offset a string node mentions. */
@@ -214,7 +218,12 @@ export function decodePython(raw: string, base: number, prefix: string, range: R
 
 /** Join resolved pieces (`"a" + "b"`, Python implicit concatenation) into one node spanning `range`. */
 export function concatStrings(pieces: StringNode[], range: Range): StringNode {
-  if (pieces.length === 1) return { kind: 'string', value: pieces[0].value, offsets: pieces[0].offsets, ...(pieces[0].ends ? { ends: pieces[0].ends } : {}), range };
+  if (pieces.length === 1) {
+    const p = pieces[0];
+    if (p.range.start === range.start && p.range.end === range.end) return p;
+    if (p instanceof PlainString) return new PlainString(p.value, p.base, range);
+    return { kind: 'string', value: p.value, offsets: p.offsets, ...(p.ends ? { ends: p.ends } : {}), range };
+  }
   const offsets: number[] = [];
   const ends: number[] = [];
   for (const p of pieces)

@@ -4,9 +4,9 @@
  */
 import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
-import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest } from './infer';
+import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, mutatedLater } from './infer';
 import { concatStrings, decodeJs } from './strings';
-import { maxRef, remapSite } from './remap';
+import { maxRef, shiftSite } from './remap';
 
 const K = ts.SyntaxKind;
 const MAX_VALUE_DEPTH = 64;
@@ -242,9 +242,22 @@ class UnitExtractor {
     else if (ts.isFunctionExpression(n) || ts.isArrowFunction(n)) {
       name = ts.isFunctionExpression(n) ? n.name : undefined;
       if (!name && p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p))) name = p.name;
+      // Handlers are often anonymous: `exports.handler = async () => {}`, `router.post('/x', async (req) => {})`.
+      const anonymous = !name && p ? this.anonymousName(n, p) : undefined;
+      if (anonymous) return { name: anonymous, range: this.range(n, this.unit) };
     } else return undefined;
     if (!name || !(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name))) return undefined;
     return { name: name.text, range: this.range(n, this.unit) };
+  }
+
+  private anonymousName(n: ts.Node, p: ts.Node): string | undefined {
+    if (ts.isBinaryExpression(p) && p.operatorToken.kind === K.EqualsToken && p.right === n) return dotted(p.left)?.pop();
+    if (ts.isExportAssignment(p)) return 'default';
+    if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.arguments?.includes(n as ts.Expression)) {
+      const callee = dotted(p.expression)?.join('.') ?? 'anonymous';
+      return `${callee} callback`;
+    }
+    return undefined;
   }
 
   private varDecl(d: ts.VariableDeclaration, list: ts.Node | undefined, scope: ts.Node, fn?: Fn): void {
@@ -408,7 +421,9 @@ class UnitExtractor {
     if (!ts.isObjectLiteralExpression(e)) return undefined;
     this.consumed.add(e);
     const v = this.value(e, u, 0, 0);
-    return v.kind === 'object' ? v : undefined;
+    if (v.kind !== 'object') return undefined;
+    if (ts.isIdentifier(unwrap(arg))) markMutated(v, (unwrap(arg) as ts.Identifier).text, this.lookup((unwrap(arg) as ts.Identifier).text, arg.pos, this.unit));
+    return v;
   }
 
   /**
@@ -496,7 +511,7 @@ class UnitExtractor {
   private resolveName(id: ts.Identifier, u: Unit, depth: number, hops: number): VNode {
     const d = id.text === 'undefined' || hops >= MAX_RESOLVE ? undefined : this.lookup(id.text, id.pos, u);
     if (!d?.init || !(d.isConst || ts.isSourceFile(d.scope))) return this.unknown(id, u);
-    return this.value(d.init, d.unit, depth, hops + 1);
+    return markMutated(this.value(d.init, d.unit, depth, hops + 1), id.text, d);
   }
 
   private template(t: ts.TemplateExpression, u: Unit, depth: number, hops: number): VNode {
@@ -590,6 +605,12 @@ class UnitExtractor {
     if (last === 'encode' && ts.isPropertyAccessExpression(n.expression) && ts.isNewExpression(n.expression.expression) && dotted(n.expression.expression.expression)?.pop() === 'TextEncoder') return { kind: 'binary', range };
     return this.unknown(n, u);
   }
+}
+
+/** A literal bound to a local name that is changed later in its scope (`params.X = ...`, `items.push(...)`) is incomplete. */
+function markMutated(v: VNode, name: string, d: Decl | undefined): VNode {
+  if ((v.kind === 'object' || v.kind === 'array') && d?.init && !ts.isSourceFile(d.scope) && mutatedLater(name, d.unit.sf.text.slice(d.init.end, d.scope.end), 'js')) v.complete = false;
+  return v;
 }
 
 function bindRequire(into: Map<string, { name: string; module: string }>, d: ts.VariableDeclaration, module: string): void {
@@ -772,18 +793,16 @@ export class TsDocument {
     if (!diagnostics || diagnostics.length || !sf.statements.length || sf.statements.some(isEnvStatement)) return undefined;
     if (!toEnd && sf.statements[sf.statements.length - 1].end !== regionText.length) return undefined;
     const fresh = sf.statements.map((s) => newUnit(sf, regionStart, s));
-    if (diff !== 0) {
-      const map = (o: number) => (o >= regionEndOld ? o + diff : o);
+    if (diff !== 0)
       for (let k = 0; k < n; k++) {
         if (k >= i && k <= j) continue;
         const u = units[k];
         if (k > j) u.delta += diff;
         if (u.maxRef >= regionEndOld) {
-          u.sites = u.sites.map((s) => remapSite(s, map));
+          for (const site of u.sites) shiftSite(site, regionEndOld, diff);
           u.maxRef += diff;
         }
       }
-    }
     this.units = [...units.slice(0, i), ...fresh, ...units.slice(j + 1)];
     for (const u of fresh) this.extractUnit(u);
     this.text = newText;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { createDocumentExtractor, extract, initParsers, languageIdForPath, TextChange } from '../../../server/src/extract';
+import { createDocumentExtractor, extract, initParsers, languageIdForPath, TextChange, VNode } from '../../../server/src/extract';
 import { Language, Parser } from 'web-tree-sitter';
 import { assertOffsets, fixture, strings } from './support';
 
@@ -40,6 +40,46 @@ describe('extract: incremental re-parse gives the same sites as a full parse', (
     pyParser.setLanguage(await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm')));
   });
   after(() => pyParser?.delete());
+
+  it('no two sites share a range or string node (sites are shifted in place after edits)', () => {
+    for (const file of ['sdk-v3-client.ts', 'sdk-v3-lib.ts', 'sdk-v2.js', 'boto3_client.py', 'boto3_resource.py', 'requests.jsonc']) {
+      const seen = new Set<object>();
+      const once = (o: object, what: string) => {
+        assert.ok(!seen.has(o), `${file}: shared ${what}`);
+        seen.add(o);
+      };
+      for (const site of extract(fixture(file), languageIdForPath(file)!).sites) {
+        once(site.range, 'site range');
+        once(site.nameRange, 'name range');
+        const stack: VNode[] = [site.params];
+        while (stack.length) {
+          const v = stack.pop()!;
+          once(v, 'node');
+          once(v.range, 'node range');
+          if (v.kind === 'object')
+            for (const p of v.properties) {
+              once(p.keyRange, 'key range');
+              once(p.range, 'property range');
+              stack.push(p.value);
+            }
+          if (v.kind === 'array' || v.kind === 'set') stack.push(...v.items);
+        }
+      }
+    }
+  });
+
+  it('keeps untouched sites as the same objects, shifted when the edit is before them', () => {
+    const text = fixture('boto3_resource.py');
+    const doc = createDocumentExtractor('python');
+    const first = doc.update(text).sites;
+    const at = text.indexOf('def tag') - 2; // in the blank lines between two functions
+    const edited = text.slice(0, at) + '\n\n' + text.slice(at);
+    const second = doc.update(edited, [{ start: at, end: at, text: '\n\n' }]).sites;
+    assert.equal(second[0], first[0], 'a site before the edit is the same object');
+    assert.equal(second[1], first[1], 'a site after the edit is the same object');
+    assert.deepEqual(second, extract(edited, 'python').sites);
+    assert.equal(edited.slice(second[1].nameRange.start, second[1].nameRange.end), 'update_item');
+  });
 
   it('re-parses only the touched statement for an edit inside a function body', () => {
     const text = fixture('sdk-v3-lib.ts');

@@ -31,6 +31,11 @@ const PY: Case[] = [
   { name: 'escaped quotes', literal: String.raw`"SET \"a\" = :v"`, value: 'SET "a" = :v', token: '"a"', raw: String.raw`\"a\"` },
   { name: 'raw string keeps backslashes', literal: String.raw`r"SET a = :v\n"`, value: 'SET a = :v\\n', token: ':v\\n', raw: String.raw`:v\n` },
   { name: 'implicit concatenation', literal: `("SET a = :v"\n    ", b = :w")`, value: 'SET a = :v, b = :w', token: ', b', raw: ', b' },
+  { name: 'parenthesised with comments', literal: `(  # why
+    "SET a = :v"
+    # more
+    ", b = :w"
+)`, value: 'SET a = :v, b = :w', token: 'b', raw: 'b' },
   { name: 'triple quotes', literal: `"""SET a = :v,\n  b = :w"""`, value: 'SET a = :v,\n  b = :w', token: 'b = :w', raw: 'b = :w' },
   { name: '\\x escape', literal: String.raw`'SET \x41 = :v'`, value: 'SET A = :v', token: 'A', raw: String.raw`\x41` },
   { name: '\\u escape', literal: String.raw`u"SET \u0041 = :v"`, value: 'SET A = :v', token: 'A =', raw: String.raw`\u0041 =` },
