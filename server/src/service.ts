@@ -22,7 +22,7 @@ import {
 } from 'vscode-languageserver-types';
 import { EXPRESSION_FIELDS, type ExpressionField, type ExpressionKind } from './expression/ast';
 import { type DocumentExtractor, createDocumentExtractor, extract } from './extract';
-import { ObjectNode, RequestSite, StringNode, prop, propEntry, type Range } from './extract/model';
+import { ObjectNode, RequestSite, StringNode, prop, propEntry, stringRange, type Range } from './extract/model';
 import { Operation, operationsOf } from './extract/operations';
 import { fixAll, minimalEdit } from './fix/apply';
 import { quoteOf } from './fix/edits';
@@ -312,7 +312,7 @@ export class DynalintService {
 
   private expressionCompletion(doc: TextDocument, e: ExpressionString, index: number): CompletionItem[] {
     const ctx = cursorContext(e.node.value, e.kind, index);
-    const r = lspRange(doc, { start: e.node.offsets[ctx.word.start], end: e.node.offsets[index] });
+    const r = lspRange(doc, stringRange(e.node, ctx.word.start, index));
     const items: CompletionItem[] = [];
     const add = (label: string, kind: CompletionItemKind, detail: string, extra: Partial<CompletionItem> = {}) =>
       items.push({ label, kind, detail, textEdit: { range: r, newText: label }, sortText: `${kind === CompletionItemKind.Variable ? 0 : kind === CompletionItemKind.Field ? 1 : 2}${label}`, ...extra });
@@ -418,7 +418,7 @@ export class DynalintService {
     let w = wordAt(expr, index);
     if (!w.text && index > 0) w = wordAt(expr, index - 1);
     if (!/[A-Za-z0-9_]/.test(w.text)) return null;
-    const range = lspRange(doc, { start: e.node.offsets[w.start], end: e.node.offsets[w.end] });
+    const range = lspRange(doc, stringRange(e.node, w.start, w.end));
     const md = (value: string): Hover => ({ contents: { kind: MarkupKind.Markdown, value }, range });
     if (w.text.startsWith('#') || w.text.startsWith(':')) {
       const field = w.text.startsWith('#') ? 'ExpressionAttributeNames' : 'ExpressionAttributeValues';
