@@ -6,7 +6,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -79,4 +79,22 @@ export async function startDynamoDBLocal(opts: { deadlineMs?: number } = {}): Pr
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/** Creates an on-demand table keyed by string `PK` (partition) and `SK` (sort), the single-table shape used throughout. */
+export async function createPkSkTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+    }),
+  );
 }

@@ -12,6 +12,19 @@ let passed = 0;
 let failed = 0;
 const problems = [];
 
+/** Adds a tier's {passes, failures} results file to the totals; a missing file is a failure of its own. */
+function count(file, what) {
+  if (!existsSync(file)) {
+    failed++;
+    problems.push(`${what} wrote no results`);
+    return;
+  }
+  const s = JSON.parse(readFileSync(file, 'utf8'));
+  passed += s.passes;
+  failed += s.failures;
+  if (s.pending) problems.push(`${s.pending} pending tests in ${what}`);
+}
+
 function step(name, cmd, args, env = {}) {
   console.log(`\n=== ${name}: ${[cmd, ...args].join(' ')}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
@@ -35,28 +48,13 @@ if (mochaTiers.length) {
   step('mocha', 'npx', ['mocha', '--reporter', './test/support/summary-reporter.cjs', ...mochaTiers.map((t) => `test/${t}/**/*.test.ts`)], {
     DYNALINT_STATS: stats,
   });
-  if (existsSync(stats)) {
-    const s = JSON.parse(readFileSync(stats, 'utf8'));
-    passed += s.passes;
-    failed += s.failures;
-    if (s.pending) problems.push(`${s.pending} pending tests`);
-  } else {
-    failed++;
-    problems.push('mocha wrote no summary');
-  }
+  count(stats, 'mocha');
 }
 
 if (want('vscode') && existsSync('test/vscode')) {
   const out = join(tmp, 'vscode.json');
   step('vscode suite', 'node', ['scripts/run-vscode-tests.mjs'], { DYNALINT_VSCODE_RESULTS: out });
-  if (existsSync(out)) {
-    const s = JSON.parse(readFileSync(out, 'utf8'));
-    passed += s.passes;
-    failed += s.failures;
-  } else {
-    failed++;
-    problems.push('the VS Code suite wrote no results');
-  }
+  count(out, 'the VS Code suite');
 }
 
 // The packaged extension, installed into code-server the way a user installs a .vsix, must pass the same suite.
@@ -65,14 +63,7 @@ if (want('vsix') && existsSync('test/vscode')) {
   if (step('package', 'npm', ['run', 'package'])) {
     step('vscode suite (installed .vsix)', 'node', ['scripts/run-vscode-tests.mjs'], { DYNALINT_VSCODE_RESULTS: out, DYNALINT_VSCODE_VSIX: 'dynalint.vsix' });
   }
-  if (existsSync(out)) {
-    const s = JSON.parse(readFileSync(out, 'utf8'));
-    passed += s.passes;
-    failed += s.failures;
-  } else {
-    failed++;
-    problems.push('the .vsix suite wrote no results');
-  }
+  count(out, 'the .vsix suite');
   // Leave a development build behind, as every other tier expects.
   step('build', 'node', ['esbuild.mjs']);
 }

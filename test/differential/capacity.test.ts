@@ -10,7 +10,6 @@ import {
   AttributeValue,
   BatchGetItemCommand,
   BatchWriteItemCommand,
-  CreateTableCommand,
   DeleteItemCommand,
   DynamoDBClient,
   GetItemCommand,
@@ -20,7 +19,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { LocalDynamo, startDynamoDBLocal } from '../../scripts/dynamodb-local';
+import { LocalDynamo, createPkSkTable, startDynamoDBLocal } from '../../scripts/dynamodb-local';
 import { estimate, itemSize } from '../../server/src/cost';
 import type { Api } from '../../server/src/extract/model';
 import { DEFAULT_SETTINGS, DynalintSettings } from '../../server/src/protocol/settings';
@@ -55,20 +54,7 @@ describe('cost vs DynamoDB Local: consumed capacity', function () {
   before(async () => {
     local = await startDynamoDBLocal();
     client = local.client;
-    await client.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    );
+    await createPkSkTable(client, TABLE);
   });
   after(async () => {
     await local?.stop();

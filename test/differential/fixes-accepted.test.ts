@@ -7,7 +7,6 @@
  */
 import { strict as assert } from 'node:assert';
 import {
-  CreateTableCommand,
   DeleteItemCommand,
   DynamoDBClient,
   GetItemCommand,
@@ -17,7 +16,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { LocalDynamo, startDynamoDBLocal } from '../../scripts/dynamodb-local';
+import { LocalDynamo, createPkSkTable, startDynamoDBLocal } from '../../scripts/dynamodb-local';
 import { extract } from '../../server/src/extract';
 import { applyEdits } from '../../server/src/fix/apply';
 import { fixAllExpressions, lintExpressions, ready } from '../unit/fixes/helpers';
@@ -173,20 +172,7 @@ describe('differential: fixed requests are accepted by DynamoDB Local', function
   before(async () => {
     await ready();
     local = await startDynamoDBLocal();
-    await local.client.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    );
+    await createPkSkTable(local.client, TABLE);
     // POST#2 holds the `info` map its nested SETs write into.
     await local.client.send(new PutItemCommand({ TableName: TABLE, Item: { PK: { S: 'POST#2' }, SK: { S: 'META' }, info: { M: {} } } }));
   });

@@ -4,7 +4,6 @@
  */
 import {
   AttributeValue,
-  CreateTableCommand,
   DeleteItemCommand,
   DynamoDBClient,
   GetItemCommand,
@@ -16,6 +15,7 @@ import {
 import type { ExpressionRequest, ValueInfo } from '../../server/src/expression/api';
 import type { ExpressionField } from '../../server/src/expression/ast';
 import type { DiffCase, DiffRequest, Verdict } from './cases';
+import { createPkSkTable } from '../../scripts/dynamodb-local';
 
 export const TABLE = 'Diff';
 export const KEY_ATTRIBUTES = { partition: 'PK', sort: 'SK', all: ['PK', 'SK'] };
@@ -28,20 +28,7 @@ const EXPRESSION_KEYS: ExpressionField[] = [
 ];
 
 export async function createDiffTable(client: DynamoDBClient): Promise<void> {
-  await client.send(
-    new CreateTableCommand({
-      TableName: TABLE,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        { AttributeName: 'PK', AttributeType: 'S' },
-        { AttributeName: 'SK', AttributeType: 'S' },
-      ],
-      KeySchema: [
-        { AttributeName: 'PK', KeyType: 'HASH' },
-        { AttributeName: 'SK', KeyType: 'RANGE' },
-      ],
-    }),
-  );
+  await createPkSkTable(client, TABLE);
 }
 
 /** What DynamoDB Local answered: success, a failed condition, or a ValidationException (with its message). */
