@@ -37,6 +37,20 @@ function codeOf(d: vscode.Diagnostic): string | undefined {
 
 const ours = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'dynalint');
 
+/** The first quick fix matching `want` at `range`, asking the providers again until one is offered (deadline). */
+async function quickFix(uri: vscode.Uri, range: vscode.Range, want: (a: vscode.CodeAction) => boolean): Promise<vscode.CodeAction> {
+  let last: string[] = [];
+  try {
+    return await until('a quick fix', async () => {
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range, vscode.CodeActionKind.QuickFix.value);
+      last = actions.map((a) => a.title);
+      return actions.find((a) => a.edit && want(a));
+    }, 20_000);
+  } catch {
+    throw new Error(`no matching quick fix was offered (last offered: ${last.join(' | ') || 'nothing'})`);
+  }
+}
+
 async function open(name: string): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(workspace(), name)));
   return vscode.window.showTextDocument(doc);
@@ -63,14 +77,7 @@ describe('Dynalint in VS Code', () => {
   it('applies the quick fix that guards the child Put', async () => {
     const editor = await open('like.json');
     const diag = await until('diagnostic', () => ours(editor.document.uri).find((d) => codeOf(d) === 'unguarded-add-in-transaction'));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider',
-      editor.document.uri,
-      diag.range,
-      vscode.CodeActionKind.QuickFix.value,
-    );
-    const fix = actions.find((a) => a.edit && /attribute_not_exists/.test(a.title));
-    assert.ok(fix, `a guard fix is offered (got: ${actions.map((a) => a.title).join(' | ')})`);
+    const fix = await quickFix(editor.document.uri, diag.range, (a) => /attribute_not_exists/.test(a.title));
     assert.ok(await vscode.workspace.applyEdit(fix.edit!));
     assert.match(editor.document.getText(), /"ConditionExpression": "attribute_not_exists\(SK\)"/);
     await until('the warning to clear', () =>
@@ -83,13 +90,7 @@ describe('Dynalint in VS Code', () => {
     const diag = await until('reserved-word', () => ours(editor.document.uri).find((d) => codeOf(d) === 'reserved-word'));
     assert.equal(diag.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(editor.document.getText(diag.range), 'status');
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-      'vscode.executeCodeActionProvider',
-      editor.document.uri,
-      diag.range,
-    );
-    const fix = actions.find((a) => a.edit && a.kind?.value.startsWith('quickfix') && /#/.test(a.title));
-    assert.ok(fix, `a placeholder fix is offered (got: ${actions.map((a) => a.title).join(' | ')})`);
+    const fix = await quickFix(editor.document.uri, diag.range, (a) => /#/.test(a.title));
     assert.ok(await vscode.workspace.applyEdit(fix.edit!));
     const text = editor.document.getText();
     assert.match(text, /UpdateExpression: 'SET #status = :s'/);
@@ -124,6 +125,40 @@ describe('Dynalint in VS Code', () => {
     assert.match(doc.getText(), /attribute_not_exists/);
     // Give the server the version: poll until the diagnostics for this version settle to none of ours.
     await until('no dynalint diagnostics', () => (ours(editor.document.uri).length === 0 ? true : undefined));
+  });
+
+  it('registers its commands under the Dynalint category', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const id of ['dynalint.restartServer', 'dynalint.showOutput', 'dynalint.openRuleDocs', 'dynalint.reconcile']) {
+      assert.ok(all.includes(id), `${id} is registered`);
+    }
+  });
+
+  it('follows the dynalint.rules setting per workspace: a rule turned off disappears, and comes back', async () => {
+    const editor = await open('plays.py');
+    await until('set-without-if-not-exists', () => ours(editor.document.uri).find((d) => codeOf(d) === 'set-without-if-not-exists'));
+    const config = vscode.workspace.getConfiguration('dynalint', editor.document.uri);
+    await config.update('rules', { 'set-without-if-not-exists': 'off' }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await until('the rule to go quiet', () =>
+        ours(editor.document.uri).some((d) => codeOf(d) === 'set-without-if-not-exists') ? undefined : true,
+      );
+    } finally {
+      await config.update('rules', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await until('the rule to come back', () => ours(editor.document.uri).find((d) => codeOf(d) === 'set-without-if-not-exists'));
+  });
+
+  it('restarts the server and lints again after the restart', async () => {
+    await vscode.commands.executeCommand('dynalint.restartServer');
+    const editor = await open('plays.py');
+    // An edit after the restart must be linted by the new server: break the request, see the new finding.
+    const text = editor.document.getText();
+    const at = text.indexOf(':one"');
+    await editor.edit((b) => b.replace(new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 4)), ':uno'));
+    await until('undefined-value from the restarted server', () => ours(editor.document.uri).find((d) => codeOf(d) === 'undefined-value'));
+    await vscode.commands.executeCommand('undo');
+    await until('the finding to clear', () => (ours(editor.document.uri).some((d) => codeOf(d) === 'undefined-value') ? undefined : true));
   });
 
   it('shows the cost of a request on hover, and a squiggle with its hover (screenshot artifact)', async () => {
