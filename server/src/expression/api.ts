@@ -44,16 +44,23 @@ export interface ExpressionRequest {
    */
   unknownExpressions?: ExpressionField[];
   /**
+   * PutItem: the top-level attributes of `Item` whose values are known (by attribute name). Their literals are checked
+   * like values (empty sets, duplicate set elements, numbers). Absent when not a Put or the Item is not a literal.
+   */
+  item?: Record<string, ValueInfo>;
+  /**
    * Key attribute names, when known (from the Key map: its attribute names; for a Query, the keys of the table or index
    * queried). Enables key-update, key-condition and Query-filter checks.
    */
   keyAttributes?: { partition?: string; sort?: string; all: string[] };
 }
 
-/** Where a finding points: inside one expression string, or at one key of the names/values map, or at a map itself. */
+/** Where a finding points: inside one expression string, or at one key of the names/values map (or of a Put's Item), or at a map itself. */
 export type FindingLocation =
   | { field: ExpressionField; start: number; end: number }
-  | { field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues'; key?: string };
+  | { field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues'; key?: string }
+  /** An attribute of a PutItem's `Item` (its value literal is invalid). */
+  | { field: 'Item'; key: string };
 
 export interface ExpressionFinding {
   /** Stable id, kebab-case (`reserved-word`, `undefined-value`...); listed in `EXPRESSION_FINDINGS`. */

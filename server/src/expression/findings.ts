@@ -44,6 +44,7 @@ export const EXPRESSION_FINDINGS: FindingMeta[] = [
   { id: 'list-index-range', defaultSeverity: E, description: 'A list index above 2147483647.' },
   { id: 'number-precision', defaultSeverity: E, description: 'A number value with more than 38 significant digits.' },
   { id: 'empty-set', defaultSeverity: E, description: 'A set value (SS, NS, BS) with no elements.' },
+  { id: 'duplicate-set-elements', defaultSeverity: E, description: 'A set value (SS, NS, BS) that repeats an element (numbers compare by value: 1, 1.0 and 1e0 are one number).' },
   { id: 'invalid-number', defaultSeverity: E, description: 'A number value that is not a number or is out of DynamoDB\'s range (1E-130 to 9.99E+125).' },
 ];
 
@@ -85,4 +86,5 @@ export type ExpressionFindingId =
   | 'list-index-range'
   | 'number-precision'
   | 'empty-set'
+  | 'duplicate-set-elements'
   | 'invalid-number';

@@ -27,6 +27,13 @@ export function parseDecimal(text: string): Decimal | undefined {
   return { negative: m[1] === '-' && digits.length > 0, digits, exponent: int.length - lead + exp };
 }
 
+/** A key equal for numerically equal DynamoDB numbers (`1`, `1.0`, `+1`, `1e0`, `01`; `0` and `-0`); undefined if not a number. */
+export function numberKey(text: string): string | undefined {
+  const d = parseDecimal(text);
+  if (!d) return undefined;
+  return d.digits ? `${d.negative ? '-' : ''}${d.digits}e${d.exponent}` : '0';
+}
+
 export type NumberProblem = { kind: 'invalid' } | { kind: 'precision'; digits: number } | { kind: 'range' };
 
 /** Why DynamoDB rejects this number text, if it does (38 significant digits; magnitude 1E-130 .. 9.99..E+125). */

@@ -17,7 +17,7 @@ import {
 } from './ast';
 import type { ExpressionFindingId } from './findings';
 import { Token, utf8Length } from './lexer';
-import { compareBytes, compareNumbers, compareStrings, numberProblem } from './numbers';
+import { compareBytes, compareNumbers, compareStrings, numberKey, numberProblem } from './numbers';
 import { KIND_FIELD, parseExpression } from './parser';
 import { isReservedWord } from './reserved-words';
 
@@ -74,6 +74,19 @@ function unwrap(op: Operand): Operand {
   return op;
 }
 
+/** The first repeated element of a set (as text), comparing numbers by value, strings and bytes exactly; unknown elements are skipped. */
+function duplicateElement(items: ValueInfo[]): string | undefined {
+  const seen = new Set<string>();
+  for (const i of items) {
+    const shown = i.text ?? (i.bytes ? `0x${Array.from(i.bytes, (b) => b.toString(16).padStart(2, '0')).join('')}` : undefined);
+    if (shown === undefined) continue;
+    const key = i.type === 'N' ? (numberKey(shown) ?? `?${shown}`) : shown;
+    if (seen.has(key)) return shown;
+    seen.add(key);
+  }
+  return undefined;
+}
+
 /* --------------------------------------------------------------------------------------------------------------- */
 
 class Validator {
@@ -98,8 +111,9 @@ class Validator {
     this.findings.push({ id, severity: 'error', message, location: { field: this.field, start: span.start, end: span.end }, ...(data ? { data } : {}) });
   }
 
-  private addAt(id: ExpressionFindingId, field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues', key: string | undefined, message: string, data?: Record<string, unknown>): void {
-    this.findings.push({ id, severity: 'error', message, location: key === undefined ? { field } : { field, key }, ...(data ? { data } : {}) });
+  private addAt(id: ExpressionFindingId, field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'Item', key: string | undefined, message: string, data?: Record<string, unknown>): void {
+    const location = field === 'Item' ? { field, key: key ?? '' } : key === undefined ? { field } : { field, key };
+    this.findings.push({ id, severity: 'error', message, location, ...(data ? { data } : {}) });
   }
 
   /** DynamoDB's message prefix for this expression. */
@@ -132,6 +146,7 @@ class Validator {
     fields.sort((a, b) => (a === 'KeyConditionExpression' ? -1 : b === 'KeyConditionExpression' ? 1 : 0));
     for (const f of fields) this.expression(f, this.req.expressions[f] as string);
     this.maps(fields.length > 0);
+    for (const [k, top] of Object.entries(this.req.item ?? {})) this.valueLiteral('Item', k, top);
     return this.findings;
   }
 
@@ -623,25 +638,38 @@ class Validator {
       }
     }
     if (VALUELESS.has(this.req.operation)) return;
-    for (const [k, top] of Object.entries(this.req.values?.map ?? {})) this.valueLiteral(k, top);
+    for (const [k, top] of Object.entries(this.req.values?.map ?? {})) this.valueLiteral('ExpressionAttributeValues', k, top);
   }
 
-  /** 38 digits, number syntax/range and empty sets, through nested lists/sets/maps (iteratively). */
-  private valueLiteral(k: string, top: ValueInfo): void {
-    const label = 'ExpressionAttributeValues';
+  /**
+   * 38 digits, number syntax/range, empty sets and duplicate set elements, through nested lists/sets/maps
+   * (iteratively); at most one finding per value, the first DynamoDB reports.
+   */
+  private valueLiteral(label: 'ExpressionAttributeValues' | 'Item', k: string, top: ValueInfo): void {
+    const placeholder = label === 'Item' ? { attribute: k } : { placeholder: k };
+    const who = label === 'Item' ? `Item attribute ${k}` : k;
+    const dynamo = (what: string) => (label === 'Item' ? what : `${label} contains invalid value: ${what} for key ${k}`);
     const stack: ValueInfo[] = [top];
     while (stack.length) {
       const v = stack.pop() as ValueInfo;
       if (v.items) stack.push(...v.items);
-      if ((v.type === 'SS' || v.type === 'NS' || v.type === 'BS') && v.items?.length === 0) {
-        this.addAt('empty-set', label, k, `${k} holds an empty set: DynamoDB sets must have at least one element. DynamoDB: "${label} contains invalid value: One or more parameter values were invalid: An ${v.type === 'SS' ? 'string' : v.type === 'NS' ? 'number' : 'binary'} set  may not be empty for key ${k}"`, { placeholder: k });
-        return;
+      if ((v.type === 'SS' || v.type === 'NS' || v.type === 'BS') && v.items) {
+        const kind = v.type === 'SS' ? 'string' : v.type === 'NS' ? 'number' : 'binary';
+        if (v.items.length === 0) {
+          this.addAt('empty-set', label, k, `${who} holds an empty set: DynamoDB sets must have at least one element. DynamoDB: "${dynamo(`One or more parameter values were invalid: An ${kind} set  may not be empty`)}"`, placeholder);
+          return;
+        }
+        const dup = duplicateElement(v.items);
+        if (dup !== undefined) {
+          this.addAt('duplicate-set-elements', label, k, `${who} holds a ${kind} set that repeats ${dup}: set elements must be distinct${v.type === 'NS' ? ' (numbers compare by value: 1, 1.0 and 1e0 are one number)' : ''}. DynamoDB: "${dynamo('Input collection contains duplicates')}"`, { ...placeholder, element: dup });
+          return;
+        }
       }
       if (v.type !== 'N' || v.text === undefined) continue;
       const p = numberProblem(v.text);
       if (!p) continue;
-      if (p.kind === 'precision') this.addAt('number-precision', label, k, `${k} has a number with ${p.digits} significant digits; DynamoDB numbers hold at most 38. DynamoDB: "${label} contains invalid value: DynamoDB only supports precision up to 38 digits for key ${k}"`, { placeholder: k, digits: p.digits, number: v.text });
-      else this.addAt('invalid-number', label, k, p.kind === 'invalid' ? `${k} is not a number: "${v.text}". DynamoDB: "${label} contains invalid value: A value provided cannot be converted into a number for key ${k}"` : `${k} is outside DynamoDB's number range (1E-130 to 9.99E+125). DynamoDB: "${label} contains invalid value: Number overflow. Attempting to store a number with magnitude larger than supported range for key ${k}"`, { placeholder: k, reason: p.kind, number: v.text });
+      if (p.kind === 'precision') this.addAt('number-precision', label, k, `${who} has a number with ${p.digits} significant digits; DynamoDB numbers hold at most 38. DynamoDB: "${dynamo('DynamoDB only supports precision up to 38 digits')}"`, { ...placeholder, digits: p.digits, number: v.text });
+      else this.addAt('invalid-number', label, k, p.kind === 'invalid' ? `${who} is not a number: "${v.text}". DynamoDB: "${dynamo('A value provided cannot be converted into a number')}"` : `${who} is outside DynamoDB's number range (1E-130 to 9.99E+125). DynamoDB: "${dynamo('Number overflow. Attempting to store a number with magnitude larger than supported range')}"`, { ...placeholder, reason: p.kind, number: v.text });
       return;
     }
   }

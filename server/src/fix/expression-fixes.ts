@@ -162,13 +162,15 @@ function takenPlaceholders(op: Operation, exprs: ExprString[]): Set<string> {
  * Replace bare uses of each word (case-sensitive attribute names, as path segments) in every expression of the
  * request with a `#placeholder`, adding the mappings in one edit. Undefined when an expression cannot be read.
  */
-export function reservedWordsFix(text: string, op: Operation, words: string[]): Fix | undefined {
+export function reservedWordsFix(text: string, op: Operation, words: string[], sharers: Operation[] = []): Fix | undefined {
   const exprs = expressionStrings(op);
   if (!words.length || exprs.some((e) => !e.ast)) return undefined;
   const syn = hostSyntax(text, op.site);
   const names = propEntry(op.params, 'ExpressionAttributeNames');
   if (names && names.value.kind !== 'object') return undefined;
+  // A placeholder written into a string other requests share must be free in those requests too.
   const taken = takenPlaceholders(op, exprs);
+  for (const o of sharers) for (const t of takenPlaceholders(o, expressionStrings(o))) taken.add(t);
   const placeholder = new Map<string, string>();
   const added: [string, string][] = [];
   for (const word of words) {
@@ -185,6 +187,8 @@ export function reservedWordsFix(text: string, op: Operation, words: string[]): 
     added.push([ph, stringLiteral(syn, word)]);
   }
   const edits: TextEdit[] = [];
+  /** Per rewritten string: its edits and the placeholders written into it (for the requests sharing it). */
+  const rewritten: { node: StringNode; edits: TextEdit[]; used: Set<string> }[] = [];
   for (const e of exprs) {
     const spans: Replacement[] = [];
     walkRoot(e.ast!, {
@@ -195,7 +199,10 @@ export function reservedWordsFix(text: string, op: Operation, words: string[]): 
         }
       },
     });
-    if (spans.length) edits.push(...replaceSpans(text, syn, e.node, spans));
+    if (!spans.length) continue;
+    const own = replaceSpans(text, syn, e.node, spans);
+    edits.push(...own);
+    rewritten.push({ node: e.node, edits: own, used: new Set(spans.map((s) => s.newText)) });
   }
   if (!edits.length) return undefined;
   if (added.length) {
@@ -203,9 +210,36 @@ export function reservedWordsFix(text: string, op: Operation, words: string[]): 
     if (!add) return undefined;
     edits.push(add);
   }
+  // Every request sharing a rewritten string gets the mappings it now needs.
+  const word = new Map([...placeholder].map(([w, ph]) => [ph, w]));
+  for (const o of sharers) {
+    const strings = expressionStrings(o).map((x) => x.node);
+    const needed = new Set<string>();
+    for (const r of rewritten) if (strings.some((n) => r.edits.some((ed) => covers(n, ed.range)))) r.used.forEach((ph) => needed.add(ph));
+    const defined = mapOf(o, 'ExpressionAttributeNames');
+    if (propEntry(o.params, 'ExpressionAttributeNames') && !defined) return undefined;
+    const missing: [string, string][] = [];
+    for (const ph of needed) {
+      const cur = defined?.properties.find((p) => p.key === ph);
+      if (!cur) missing.push([ph, stringLiteral(hostSyntax(text, o.site), word.get(ph)!)]);
+      else if (cur.value.kind !== 'string' || cur.value.value !== word.get(ph)) return undefined;
+    }
+    if (!missing.length) continue;
+    const add = addEntries(text, hostSyntax(text, o.site), o, 'ExpressionAttributeNames', missing);
+    if (!add) return undefined;
+    const same = edits.find((x) => x.range.start < add.range.end && add.range.start < x.range.end);
+    if (!same) edits.push(add);
+    else if (same.range.start !== add.range.start || same.range.end !== add.range.end || same.newText !== add.newText) return undefined;
+  }
   const list = words.map((w) => `${placeholder.get(w)} for "${w}"`).join(', ');
   const complete = !names || (names.value.kind === 'object' && names.value.complete);
   return { title: words.length === 1 ? `Use placeholder ${list}` : `Use placeholders ${list}`, edits, safe: complete && insideRequest(op, edits) };
+}
+
+/** Whether an edit touches characters of the string. */
+function covers(node: StringNode, r: Range): boolean {
+  const end = Math.max(r.end, r.start + 1);
+  return node.offsets.some((o, i) => i < node.value.length && o >= r.start && o < end);
 }
 
 /** `#name` used but not defined: map it to the bare name. */

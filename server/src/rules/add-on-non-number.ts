@@ -1,7 +1,8 @@
 import { AttrType, RequestSite } from '../extract/model';
-import { Operation, operationsOf } from '../extract/operations';
+import type { Operation } from '../extract/operations';
+
 import type { ValueRefNode } from '../expression/ast';
-import { spanRange, unwrap, updateOf, valueEntry, valueFacts } from './analysis';
+import { spanRange, unwrap, updateOf, valueEntry, valueFacts, operations } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
 
@@ -35,7 +36,7 @@ function numericFix(text: string, op: Operation, ref: ValueRefNode): Fix | undef
 
 function checkSite(text: string, site: RequestSite): Out[] {
   const out: Out[] = [];
-  for (const op of operationsOf(site)) {
+  for (const op of operations(site)) {
     if (op.kind !== 'Update') continue;
     const upd = updateOf(op.params);
     if (!upd) continue;

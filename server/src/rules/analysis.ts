@@ -3,11 +3,26 @@
  * counter updates, condition guards, key attributes and placeholder values.
  */
 import { AttrType, ObjectNode, Property, Range, RequestSite, StringNode, VNode, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
-import type { Operation } from '../extract/operations';
+import { Operation, operationsOf } from '../extract/operations';
 import { parseExpression } from '../expression/parser';
 import type {
   AddAction, ConditionNode, ExpressionKind, FunctionNode, Operand, ParseResult, PathNode, SetAction, UpdateAction, UpdateClause, UpdateExpressionNode, ValueRefNode,
 } from '../expression/ast';
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Operations                                                                                                         */
+
+const operationsCache = new WeakMap<RequestSite, Operation[]>();
+
+/**
+ * `operationsOf`, memoized per site object. A document extractor hands back the same site for a statement an edit did
+ * not touch, with only its offsets moved: operations hold references into the site, so they stay valid. Read-only.
+ */
+export function operations(site: RequestSite): Operation[] {
+  let ops = operationsCache.get(site);
+  if (!ops) operationsCache.set(site, (ops = operationsOf(site)));
+  return ops;
+}
 
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Expressions                                                                                                        */

@@ -1,13 +1,13 @@
 import { RequestSite } from '../extract/model';
-import { operationsOf } from '../extract/operations';
-import { CounterAction, UpdateInfo, actionText, conditionOf, conditionPaths, counterActions, namesOf, pathKey, spanRange, updateOf, valueFacts } from './analysis';
+
+import { CounterAction, UpdateInfo, actionText, conditionOf, conditionPaths, counterActions, namesOf, pathKey, spanRange, updateOf, valueFacts, operations } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
 
 const id = 'decrement-without-floor';
 
 function floorFix(text: string, site: RequestSite, upd: UpdateInfo, c: CounterAction): Fix | undefined {
-  const op = operationsOf(site)[0];
+  const op = operations(site)[0];
   const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
   const ed = new ActionEditor(text, site, op.params);
   let floor: string;
@@ -24,7 +24,7 @@ function floorFix(text: string, site: RequestSite, upd: UpdateInfo, c: CounterAc
 
 function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[] {
   if (site.api !== 'UpdateItem') return [];
-  const op = operationsOf(site)[0];
+  const op = operations(site)[0];
   const upd = updateOf(op.params);
   if (!upd) return [];
   const cond = conditionOf(op.params);

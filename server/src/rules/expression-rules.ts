@@ -4,10 +4,13 @@
  * per-id rules share the result and map findings back to document ranges (through string escapes, concatenation and
  * resolved constants) and attach the issue-8 fixes.
  */
-import { AttrType, Range, RequestSite, StringNode, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
-import { Operation, OperationKind, operationsOf } from '../extract/operations';
+import { operations } from './analysis';
+import { AttrType, ObjectNode, Range, RequestSite, StringNode, VNode, ValueStyle, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
+import type { Operation, OperationKind } from '../extract/operations';
 import { EXPRESSION_FIELDS, EXPRESSION_FINDINGS, ExpressionField, ExpressionFinding, ExpressionRequest, FindingLocation, RequestOperation, ValueInfo, validateRequest } from '../expression';
 import { FixKind, defineNameFix, defineValueFix, mergeClausesFix, redundantParensFix, removeMapFix, removeUnusedFix, reservedWordsFix } from '../fix/expression-fixes';
+import { Lru } from './lru';
+import { SharedSource, insideOperation, sharedSource } from './shared';
 import { DOCS_BASE, Finding, Fix, Rule, RuleContext } from './types';
 
 /** Which validator findings have which fix (issue 8). */
@@ -36,6 +39,41 @@ const OPERATION: Partial<Record<OperationKind, RequestOperation>> = {
 
 const EXPRESSION_KEYS = Object.keys(EXPRESSION_FIELDS) as ExpressionField[];
 
+const SET_ITEM_KIND: Partial<Record<AttrType, VNode['kind']>> = { SS: 'string', NS: 'number', BS: 'binary' };
+
+/**
+ * The validator's view of a value literal: type, scalar text and, for a fully known list, set or map, its elements
+ * (so empty sets, duplicate set elements and numbers inside collections are checked).
+ */
+export function valueInfo(node: VNode, style: ValueStyle): ValueInfo {
+  const type = attrType(node, style);
+  const text = scalarText(node, style);
+  const info: ValueInfo = text === undefined ? { type } : { type, text };
+  const inner = style === 'low-level' && node.kind === 'object' && node.properties.length === 1 ? node.properties[0].value : node;
+  if (style === 'low-level') {
+    if (type === 'L' && inner.kind === 'array' && inner.complete) info.items = inner.items.map((i) => valueInfo(i, style));
+    else if (type === 'M' && inner.kind === 'object' && inner.complete) info.items = inner.properties.map((e) => valueInfo(e.value, style));
+    else if (SET_ITEM_KIND[type] && inner.kind === 'array' && inner.complete) {
+      // Set elements are bare scalars (`{NS: ["1", "2"]}`): numbers and strings as text, binaries unknown.
+      const scalar = SET_ITEM_KIND[type] === 'number' ? 'N' : SET_ITEM_KIND[type] === 'string' ? 'S' : 'B';
+      info.items = inner.items.map((i) => (i.kind === 'string' ? { type: scalar, text: i.value } : i.kind === 'number' ? { type: scalar, text: i.text } : { type: i.kind === 'binary' ? 'B' : 'unknown' }));
+    }
+  } else if (node.kind === 'array' && node.complete) info.items = node.items.map((i) => valueInfo(i, style));
+  else if (node.kind === 'object' && node.complete) info.items = node.properties.map((e) => valueInfo(e.value, style));
+  // Native sets (`new Set([...])`, Python `{...}`) drop repeated elements before the SDK sends them: their items are
+  // not what DynamoDB receives, so they are left out.
+  return info;
+}
+
+/** The literal attributes of a Put's Item (an incomplete Item still has its known attributes checked). */
+function itemInfo(op: Operation): Record<string, ValueInfo> | undefined {
+  const item = op.kind === 'Put' ? prop(op.params, 'Item') : undefined;
+  if (item?.kind !== 'object' || !item.properties.length) return undefined;
+  const out: Record<string, ValueInfo> = {};
+  for (const e of item.properties) out[e.key] = valueInfo(e.value, op.site.style);
+  return out;
+}
+
 /** The validator's input for one operation, or undefined when it has nothing to validate. */
 export function buildRequest(op: Operation): ExpressionRequest | undefined {
   const operation = op.kind === 'Get' && op.transactional ? 'TransactGetItems' : OPERATION[op.kind];
@@ -55,8 +93,10 @@ export function buildRequest(op: Operation): ExpressionRequest | undefined {
   }
   const namesNode = propEntry(p, 'ExpressionAttributeNames');
   const valuesNode = propEntry(p, 'ExpressionAttributeValues');
-  if (!Object.keys(expressions).length && !namesNode && !valuesNode) return undefined;
+  const item = itemInfo(op);
+  if (!Object.keys(expressions).length && !namesNode && !valuesNode && !item) return undefined;
   const request: ExpressionRequest = { operation, expressions };
+  if (item) request.item = item;
   if (unknownExpressions.length) request.unknownExpressions = unknownExpressions;
   if (namesNode) {
     const map: Record<string, string> = {};
@@ -70,11 +110,7 @@ export function buildRequest(op: Operation): ExpressionRequest | undefined {
   if (valuesNode) {
     const map: Record<string, ValueInfo> = {};
     const v = valuesNode.value;
-    for (const e of v.kind === 'object' ? v.properties : []) {
-      const type: AttrType = attrType(e.value, op.site.style);
-      const text = scalarText(e.value, op.site.style);
-      map[e.key] = text === undefined ? { type } : { type, text };
-    }
+    for (const e of v.kind === 'object' ? v.properties : []) map[e.key] = valueInfo(e.value, op.site.style);
     request.values = { map, complete: v.kind === 'object' && v.complete };
   }
   const key = prop(p, 'Key');
@@ -90,13 +126,30 @@ interface OperationResult {
   findings: ExpressionFinding[];
 }
 
-function validateOperation(op: Operation): OperationResult | undefined {
-  const request = buildRequest(op);
-  return request && { op, findings: validateRequest(request) };
+/**
+ * Validation by content: the findings of a request (expression-relative offsets and map keys, no document ranges)
+ * keyed by everything the validator reads. After an edit every unchanged request costs a lookup; document ranges are
+ * mapped afresh for each operation (`findingRange`).
+ */
+const validated = new Lru<string, ExpressionFinding[]>(4096);
+/** The content key of an action object's request (undefined: nothing to validate). Valid while the object is: a
+ * document extractor reuses the site of a statement an edit did not touch, moving only its offsets. */
+const keys = new WeakMap<ObjectNode, { key?: string; request?: ExpressionRequest }>();
+
+export function validateOperation(op: Operation): OperationResult | undefined {
+  let k = keys.get(op.params);
+  if (!k) {
+    const request = buildRequest(op);
+    keys.set(op.params, (k = request ? { key: JSON.stringify(request), request } : {}));
+  }
+  if (k.key === undefined || !k.request) return undefined;
+  let findings = validated.get(k.key);
+  if (!findings) validated.set(k.key, (findings = validateRequest(k.request)));
+  return { op, findings };
 }
 
-type MapLocation = Extract<FindingLocation, { key?: string }>;
-const isMapLocation = (loc: FindingLocation): loc is MapLocation => loc.field === 'ExpressionAttributeNames' || loc.field === 'ExpressionAttributeValues';
+type MapLocation = Exclude<FindingLocation, { start: number }>;
+const isMapLocation = (loc: FindingLocation): loc is MapLocation => loc.field === 'ExpressionAttributeNames' || loc.field === 'ExpressionAttributeValues' || loc.field === 'Item';
 
 /** Validation results per document, computed by the first expression rule to run and shared by the rest. */
 const cache = new WeakMap<RequestSite[], { text: string; results: OperationResult[] }>();
@@ -106,7 +159,7 @@ export function validateSites(ctx: Pick<RuleContext, 'text' | 'sites'>): Operati
   if (hit && hit.text === ctx.text) return hit.results;
   const results: OperationResult[] = [];
   for (const site of ctx.sites) {
-    for (const op of operationsOf(site)) {
+    for (const op of operations(site)) {
       const r = validateOperation(op);
       if (r?.findings.length) results.push(r);
     }
@@ -151,7 +204,7 @@ function reservedWords(r: OperationResult): string[] {
   return [...new Set(words.filter((w): w is string => !!w))];
 }
 
-function fixesFor(text: string, r: OperationResult, f: ExpressionFinding): Fix[] {
+function fixesFor(text: string, r: OperationResult, f: ExpressionFinding, shared: () => SharedSource): Fix[] {
   const kind = FIX_KIND_BY_ID[f.id];
   const op = r.op;
   const loc = f.location;
@@ -160,9 +213,11 @@ function fixesFor(text: string, r: OperationResult, f: ExpressionFinding): Fix[]
   switch (kind) {
     case 'reservedWord': {
       if (!what) break;
-      out.push(reservedWordsFix(text, op, [what]));
+      // A resolved constant other requests use too gets their mappings as well.
+      const sharers = insideOperation(op, findingRange(op, f)) ? [] : shared().sharers(op);
+      out.push(reservedWordsFix(text, op, [what], sharers));
       const all = reservedWords(r);
-      if (all.length > 1) out.push(reservedWordsFix(text, op, all));
+      if (all.length > 1) out.push(reservedWordsFix(text, op, all, sharers));
       break;
     }
     case 'undefinedName':
@@ -176,7 +231,7 @@ function fixesFor(text: string, r: OperationResult, f: ExpressionFinding): Fix[]
       if (what) out.push(removeUnusedFix(text, op, kind === 'unusedName' ? 'ExpressionAttributeNames' : 'ExpressionAttributeValues', what));
       break;
     case 'removeMap':
-      if (isMapLocation(loc)) out.push(removeMapFix(text, op, loc.field));
+      if (isMapLocation(loc) && loc.field !== 'Item') out.push(removeMapFix(text, op, loc.field));
       break;
     case 'redundantParens':
       if (!isMapLocation(loc)) out.push(redundantParensFix(text, op, loc.field, loc.start, loc.end));
@@ -203,16 +258,17 @@ function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
     },
     check(ctx) {
       const out: (Omit<Finding, 'severity'> & { severity: Finding['severity'] })[] = [];
+      // A constant shared by many requests gives the same finding for each: reported (and its fixes built) once.
+      const seen = new Set<string>();
       for (const r of validateSites(ctx)) {
         for (const f of r.findings) {
           if (f.id !== meta.id) continue;
-          const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = {
-            ruleId: f.id,
-            severity: f.severity,
-            message: f.message,
-            range: findingRange(r.op, f),
-          };
-          const fixes = fixesFor(ctx.text, r, f);
+          const range = findingRange(r.op, f);
+          const key = `${range.start}:${range.end}:${f.message}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = { ruleId: f.id, severity: f.severity, message: f.message, range };
+          const fixes = fixesFor(ctx.text, r, f, () => sharedSource(ctx.sites));
           if (fixes.length) finding.fixes = fixes;
           if (kind === 'unusedName' || kind === 'unusedValue') finding.unnecessary = true;
           out.push(finding);

@@ -1,6 +1,7 @@
 import { RequestSite } from '../extract/model';
-import { Operation, operationsOf } from '../extract/operations';
-import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, spanRange, updateOf } from './analysis';
+import type { Operation } from '../extract/operations';
+
+import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, spanRange, updateOf, operations } from './analysis';
 import { rewriteString } from './edit';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
@@ -43,7 +44,7 @@ function conditionalFix(text: string, op: Operation, upd: UpdateInfo, c: Counter
 
 function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[] {
   if (site.api !== 'UpdateItem') return [];
-  const op = operationsOf(site)[0];
+  const op = operations(site)[0];
   const upd = updateOf(op.params);
   if (!upd || conditionOf(op.params).state !== 'absent') return [];
   const counters = counterActions(op, upd);

@@ -4,6 +4,7 @@
  */
 import type { RequestSite } from '../extract/model';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
+import { SharedSource, consistentForSharers, sharedSource } from './shared';
 import type { Finding, Rule, Severity, SeveritySetting } from './types';
 import { unusedSuppression } from './unused-suppression';
 
@@ -29,6 +30,35 @@ function dropSuperseded(findings: Finding[]): Finding[] {
   return findings.filter((f) => {
     const by = SUPERSEDED_BY[f.ruleId];
     return !by || !findings.some((g) => g.ruleId === by && g.range.start < f.range.end && f.range.start < g.range.end);
+  });
+}
+
+/**
+ * One finding per (rule, range, message): a constant shared by several requests is reported once, not once per
+ * request using it (the first copy's fixes are kept; expression fixes on shared source cover every request).
+ */
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.ruleId}\u0000${f.range.start}\u0000${f.range.end}\u0000${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Withhold fixes that would edit source shared by several requests for one of them only (see shared.ts). */
+function withConsistentFixes(text: string, sites: RequestSite[], findings: Finding[]): Finding[] {
+  let shared: SharedSource | undefined;
+  return findings.map((f) => {
+    if (!f.fixes?.length) return f;
+    shared ??= sharedSource(sites);
+    const fixes = f.fixes.filter((x) => consistentForSharers(text, x, shared!));
+    if (fixes.length === f.fixes.length) return f;
+    const rest: Finding = { ...f };
+    delete rest.fixes;
+    if (fixes.length && !fixes.some((x) => x.preferred)) fixes[0] = { ...fixes[0], preferred: true };
+    return fixes.length ? { ...rest, fixes } : rest;
   });
 }
 
@@ -66,7 +96,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
       log(`dynalint: rule ${rule.id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
   }
-  let kept = dropSuperseded(findings);
+  let kept = withConsistentFixes(text, sites, dedupe(dropSuperseded(findings)));
   try {
     const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled);
     kept = r.kept;

@@ -1,6 +1,6 @@
 import type { RequestSite } from '../extract/model';
-import { operationsOf } from '../extract/operations';
-import { counterActions, updateOf } from './analysis';
+
+import { counterActions, updateOf, operations } from './analysis';
 import { DOCS_BASE, Finding, Rule } from './types';
 
 const id = 'separate-child-and-counter-writes';
@@ -9,7 +9,7 @@ const scopeOf = (s: RequestSite) => (s.enclosingFunction ? `${s.enclosingFunctio
 
 function isCounterUpdate(site: RequestSite): boolean {
   if (site.api !== 'UpdateItem') return false;
-  const op = operationsOf(site)[0];
+  const op = operations(site)[0];
   const upd = updateOf(op.params);
   return !!upd && counterActions(op, upd).length > 0;
 }

@@ -1,7 +1,7 @@
 import { RequestSite, attrType, prop, scalarText } from '../extract/model';
-import { Operation, operationsOf } from '../extract/operations';
+import type { Operation } from '../extract/operations';
 import type { SetAction } from '../expression/ast';
-import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, namesOf, requiredAttributes, spanRange, updateOf } from './analysis';
+import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, namesOf, requiredAttributes, spanRange, updateOf, operations } from './analysis';
 import { hostSyntax, rewriteString } from './edit';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
@@ -36,9 +36,10 @@ function addFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction):
   return { title: `Rewrite as ADD ${addText}`, edits: [rewriteString(text, hostSyntax(text, op.site), upd.node, next)], safe: false };
 }
 
-function checkSite(text: string, site: RequestSite): Out[] {
+/** `seen`: findings already reported (an UpdateExpression constant shared by many requests gives one, built once). */
+function checkSite(text: string, site: RequestSite, seen: Set<string>): Out[] {
   const out: Out[] = [];
-  for (const op of operationsOf(site)) {
+  for (const op of operations(site)) {
     if (op.kind !== 'Update') continue;
     const upd = updateOf(op.params);
     if (!upd) continue;
@@ -49,13 +50,13 @@ function checkSite(text: string, site: RequestSite): Out[] {
     for (const c of counterActions(op, upd)) {
       if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
       const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
+      const message = `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${name} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`;
+      const range = spanRange(upd.node, c.action);
+      const key = `${range.start}:${range.end}:${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       const fixes = [wrapFix(text, op, upd, c), addFix(text, op, upd, c)].filter((f): f is Fix => !!f);
-      out.push({
-        ruleId: id,
-        message: `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${name} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`,
-        range: spanRange(upd.node, c.action),
-        fixes,
-      });
+      out.push({ ruleId: id, message, range, fixes });
     }
   }
   return out;
@@ -70,5 +71,8 @@ export const setWithoutIfNotExists: Rule = {
     fixable: true,
     category: 'counters',
   },
-  check: ({ text, sites }) => sites.flatMap((s) => checkSite(text, s)),
+  check: ({ text, sites }) => {
+    const seen = new Set<string>();
+    return sites.flatMap((s) => checkSite(text, s, seen));
+  },
 };

@@ -1,13 +1,14 @@
 import { RequestSite, prop, propEntry } from '../extract/model';
-import { Operation, operationsOf } from '../extract/operations';
-import { keyNames, literalKey, tableId } from './analysis';
+import type { Operation } from '../extract/operations';
+
+import { keyNames, literalKey, tableId, operations } from './analysis';
 import { DOCS_BASE, Finding, Rule } from './types';
 
 const id = 'transaction-duplicate-item';
 
 function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[] {
   if (site.api !== 'TransactWriteItems' && site.api !== 'TransactGetItems') return [];
-  const ops = operationsOf(site);
+  const ops = operations(site);
   const items = prop(site.params, 'TransactItems');
   // Key attribute names per table, learnt from the Key maps, so a Put's Item can be keyed too.
   const keysOf = (op: Operation) => {

@@ -1,7 +1,7 @@
 import { Property, RequestSite, prop, propEntry } from '../extract/model';
-import { Operation, operationsOf } from '../extract/operations';
+import type { Operation } from '../extract/operations';
 import {
-  CounterAction, actionText, conditionOf, counterActions, guardedAttributes, keyNames, literalKey, namesOf, spanRange, tableId, updateOf,
+  CounterAction, actionText, conditionOf, counterActions, guardedAttributes, keyNames, literalKey, namesOf, operations, spanRange, tableId, updateOf,
 } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Rule } from './types';
@@ -60,7 +60,7 @@ function isGuarded(text: string, child: Operation, fn: 'attribute_exists' | 'att
 }
 
 function checkSite(text: string, site: RequestSite): Out[] {
-  const ops = operationsOf(site);
+  const ops = operations(site);
   const counters: { op: Operation; c: CounterAction; upd: NonNullable<ReturnType<typeof updateOf>> }[] = [];
   for (const op of ops) {
     if (op.kind !== 'Update') continue;

@@ -84,6 +84,12 @@ const CASES: Record<string, Case[]> = {
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'N:abc' }, expect: ['invalid-number@ExpressionAttributeValues::n'] },
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'N:1e200' }, expect: ['invalid-number@ExpressionAttributeValues::n'] },
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'SS:' }, expect: ['empty-set@ExpressionAttributeValues::n'] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'SS:a,b,a' }, expect: ['duplicate-set-elements@ExpressionAttributeValues::n'] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'NS:1,1.0' }, expect: ['duplicate-set-elements@ExpressionAttributeValues::n'] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'NS:0.5,5e-1' }, expect: ['duplicate-set-elements@ExpressionAttributeValues::n'] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'NS:1,10,-1' }, expect: [] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'SS:a,A' }, expect: [] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'NS:1,1,123456789012345678901234567890123456789' }, expect: ['duplicate-set-elements@ExpressionAttributeValues::n'] },
   ],
   'reserved words': [
     { kind: 'update', text: 'SET status = :s', values: S, expect: ['reserved-word@4-10'] },
@@ -307,6 +313,15 @@ describe('expression validator: request-level behaviour', () => {
     assert.deepEqual(fmtAll(validateRequest(req([2], [1]))), ['between-bounds@0-21']);
     assert.deepEqual(fmtAll(validateRequest(req([1], [255]))), []);
     assert.deepEqual(fmtAll(validateRequest(req([1, 0], [1]))), ['between-bounds@0-21']);
+  });
+
+  it('checks the literal attributes of a Put Item (empty sets, repeated set elements, numbers), located at the attribute', () => {
+    const f = validateRequest({ operation: 'PutItem', expressions: {}, item: vals({ a: 'NS:7,7.0', b: 'SS:', c: 'N:1e200', d: 'SS:x,y' }) });
+    assert.deepEqual(fmtAll(f), ['duplicate-set-elements@Item:a', 'empty-set@Item:b', 'invalid-number@Item:c']);
+    assert.deepEqual(f[0].data, { attribute: 'a', element: '7.0' });
+    assert.equal(f[0].message, 'Item attribute a holds a number set that repeats 7.0: set elements must be distinct (numbers compare by value: 1, 1.0 and 1e0 are one number). DynamoDB: "Input collection contains duplicates"');
+    const [bs] = validateRequest({ operation: 'UpdateItem', expressions: { UpdateExpression: 'ADD s :b' }, values: { map: { ':b': { type: 'BS', items: [1, 2, 1].map((x) => ({ type: 'B' as const, bytes: Uint8Array.of(x) })) } }, complete: true } });
+    assert.equal(bs.message, ':b holds a binary set that repeats 0x01: set elements must be distinct. DynamoDB: "ExpressionAttributeValues contains invalid value: Input collection contains duplicates for key :b"');
   });
 
   it('carries what a fix needs in data', () => {
