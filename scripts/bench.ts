@@ -43,10 +43,16 @@ async function main(): Promise<void> {
     const mod = (await import(join(dir, f))) as { run: () => Promise<BenchRow[]> };
     rows.push(...(await mod.run()));
   }
-  const w = (s: string, n: number) => s.padEnd(n);
-  console.log(w('area', 12) + w('measure', 58) + w('ours', 22) + w('baseline', 30) + 'ratio');
+  const cols = [
+    ['area', (r: BenchRow) => r.area],
+    ['measure', (r: BenchRow) => r.name],
+    ['ours', (r: BenchRow) => r.ours],
+    ['baseline', (r: BenchRow) => r.baseline],
+  ] as const;
+  const widths = cols.map(([h, get]) => Math.max(h.length, ...rows.map((r) => get(r).length)) + 2);
+  console.log(cols.map(([h], i) => h.padEnd(widths[i])).join('') + 'ratio');
   for (const r of rows) {
-    console.log(w(r.area, 12) + w(r.name, 58) + w(r.ours, 22) + w(r.baseline, 30) + r.ratio.toFixed(2) + (r.note ? `  (${r.note})` : ''));
+    console.log(cols.map(([, get], i) => get(r).padEnd(widths[i])).join('') + r.ratio.toFixed(2) + (r.note ? `  (${r.note})` : ''));
   }
 }
 
