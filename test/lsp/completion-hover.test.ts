@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { MarkupContent } from 'vscode-languageserver-protocol';
-import { extract } from '../../server/src/extract';
+import { extract, initParsers } from '../../server/src/extract';
 import { costHover } from '../../server/src/cost';
 import { DEFAULT_SETTINGS } from '../../server/src/protocol/settings';
 import { LspClient } from '../support/lsp-client';
@@ -189,6 +189,40 @@ describe('lsp: completion and hover in expressions', function () {
     const onKey = await client.hover(uri, client.positionOf(uri, 'UpdateExpression', 3));
     assert.equal((onKey?.contents as MarkupContent).value, expected);
   });
+
+  // The cost hover in every host language: on the operation, the figures the cost model computes for that request.
+  const costCases: { name: string; languageId: string; marked: string; units: RegExp }[] = [
+    {
+      name: 'JSON like transaction (Put child + ADD on the parent): about 4 WCU',
+      languageId: 'json',
+      marked: `{"Trans|actItems": [
+  {"Put": {"TableName": "Social", "Item": {"PK": {"S": "POST#a91f"}, "SK": {"S": "LIKE#USER#7c20"}}, "ConditionExpression": "attribute_not_exists(SK)"}},
+  {"Update": {"TableName": "Social", "Key": {"PK": {"S": "POST#a91f"}, "SK": {"S": "META"}}, "UpdateExpression": "ADD likeTally :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}}
+]}`,
+      units: /\*\*Per call:\*\* 4 WCU/,
+    },
+    {
+      name: 'Python boto3 Table update_item: 1 WCU',
+      languageId: 'python',
+      marked: `import boto3\ntable = boto3.resource("dynamodb").Table("Videos")\ntable.update_i|tem(Key={"PK": "VID#9f3a", "SK": "STATS#TOTAL"}, UpdateExpression="ADD play_count :one", ExpressionAttributeValues={":one": 1})\n`,
+      units: /\*\*Per call:\*\* 1 WCU/,
+    },
+    {
+      name: 'Python boto3 client query with Select COUNT: read units',
+      languageId: 'python',
+      marked: `import boto3\nclient = boto3.client("dynamodb")\nclient.qu|ery(TableName="Social", KeyConditionExpression="PK = :pk AND begins_with(SK, :p)", ExpressionAttributeValues={":pk": {"S": "POST#a91f"}, ":p": {"S": "LIKE#"}}, Select="COUNT")\n`,
+      units: /RCU/,
+    },
+  ];
+  for (const c of costCases)
+    it(`cost hover: ${c.name}`, async () => {
+      await initParsers();
+      const { uri, text, position } = await openAt(client, c.languageId, c.marked);
+      const h = await client.hover(uri, position);
+      const value = (h?.contents as MarkupContent | undefined)?.value ?? '';
+      assert.equal(value, costHover(extract(text, c.languageId).sites[0], DEFAULT_SETTINGS));
+      assert.match(value, c.units);
+    });
 
   it('no hover outside requests', async () => {
     const { uri, position } = await openAt(client, 'typescript', `const x| = 1;\nnew UpdateItemCommand({ TableName: 'T', Key: { PK: { S: 'x' } }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } });`);
