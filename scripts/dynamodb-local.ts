@@ -53,7 +53,13 @@ export async function startDynamoDBLocal(opts: { deadlineMs?: number } = {}): Pr
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   let exited = false;
-  child.on('exit', () => (exited = true));
+  // Never outlive the process that started it, whatever ends that process (an EPIPE, an uncaught error, exit()).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.on('exit', () => {
+    exited = true;
+    process.off('exit', killOnExit);
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   const client = localClient(endpoint);
   const deadline = Date.now() + (opts.deadlineMs ?? 60_000);

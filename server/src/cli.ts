@@ -42,14 +42,24 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   return command.run(rest, io);
 }
 
+/** An error no command turned into a message: its first line for the user, the whole stack when debugging. */
+export function unexpectedError(e: unknown, debug: boolean): string {
+  if (debug && e instanceof Error && e.stack) return e.stack;
+  const text = e instanceof Error ? e.message || e.name : String(e);
+  return (text.split('\n')[0] || 'unknown error') + (debug ? '' : ' (set DYNALINT_DEBUG=1 for details)');
+}
+
 if (require.main === module) {
+  // The AWS SDK warns on stderr, in nine lines, about Node versions it will drop in future releases: nothing a
+  // `dynalint reconcile` user can act on, and it buries the one-line result.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const io: CliIO = { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
   main(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`dynalint: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.stderr.write(`dynalint: ${unexpectedError(e, !!process.env.DYNALINT_DEBUG)}\n`);
       process.exitCode = EXIT.usage;
     },
   );

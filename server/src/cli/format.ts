@@ -2,6 +2,7 @@
  * Report formats of `dynalint lint`: stylish (ESLint-like, for people), json (LSP-like 0-based ranges, for scripts),
  * sarif (2.1.0, for GitHub code scanning and other SARIF viewers).
  */
+import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import type { Range } from '../extract/model';
@@ -51,12 +52,13 @@ export interface Counts {
   errors: number;
   warnings: number;
   infos: number;
+  hints: number;
   fixableErrors: number;
   fixableWarnings: number;
 }
 
 export function countFindings(reports: FileReport[]): Counts {
-  const c: Counts = { errors: 0, warnings: 0, infos: 0, fixableErrors: 0, fixableWarnings: 0 };
+  const c: Counts = { errors: 0, warnings: 0, infos: 0, hints: 0, fixableErrors: 0, fixableWarnings: 0 };
   for (const r of reports) {
     for (const f of r.findings) {
       const fixable = (f.fixes ?? []).some((x) => x.safe);
@@ -66,7 +68,8 @@ export function countFindings(reports: FileReport[]): Counts {
       } else if (f.severity === 'warning') {
         c.warnings++;
         if (fixable) c.fixableWarnings++;
-      } else c.infos++;
+      } else if (f.severity === 'info') c.infos++;
+      else c.hints++;
     }
   }
   return c;
@@ -89,10 +92,11 @@ export function formatStylish(reports: FileReport[]): string {
     lines.push('');
   }
   const c = countFindings(reports);
-  const total = c.errors + c.warnings + c.infos;
+  const total = c.errors + c.warnings + c.infos + c.hints;
   if (total === 0) return '';
   const parts = [plural(c.errors, 'error'), plural(c.warnings, 'warning')];
   if (c.infos) parts.push(`${c.infos} info`);
+  if (c.hints) parts.push(plural(c.hints, 'hint'));
   lines.push(`✖ ${plural(total, 'problem')} (${parts.join(', ')})`);
   if (c.fixableErrors + c.fixableWarnings > 0) {
     lines.push(`  ${plural(c.fixableErrors, 'error')} and ${plural(c.fixableWarnings, 'warning')} potentially fixable with the \`--fix\` option.`);
@@ -134,6 +138,15 @@ export interface ToolInfo {
 }
 
 /** SARIF 2.1.0 log: one run, the rules that exist (metadata for code scanning), one result per finding. */
+/**
+ * A file under the working directory is a relative URI against SRCROOT (what code scanning maps to the repository);
+ * one outside it is an absolute file URI. Segments are percent-encoded (a `#` or `?` in a name is not a fragment).
+ */
+function sarifArtifact(file: string, cwd: string): { uri: string; uriBaseId?: string } {
+  if (isAbsolute(file) || file === '..' || file.startsWith('../') || file.startsWith('..\\')) return { uri: pathToFileURL(resolve(cwd, file)).href };
+  return { uri: file.split(/[\\/]/).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' };
+}
+
 export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool: ToolInfo): Log {
   const used = new Set(reports.flatMap((r) => r.findings.map((f) => f.ruleId)));
   const known = new Map(rules.map((r) => [r.id, r]));
@@ -156,7 +169,7 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
   const results: Result[] = [];
   for (const r of reports) {
     const index = new LineIndex(r.text);
-    const artifactLocation = { uri: encodeURI(r.file), uriBaseId: 'SRCROOT' };
+    const artifactLocation = sarifArtifact(r.file, cwd);
     const region = (range: Range) => {
       const s = index.positionAt(range.start);
       const e = index.positionAt(range.end);

@@ -94,6 +94,8 @@ function options(argv: string[]): Options | 'help' {
   if (limit !== undefined && prefix === undefined) throw new UsageError('--limit goes with --pk-prefix');
   if (segments !== undefined && (keys.length || prefix !== undefined)) throw new UsageError('--segments is for a whole-table scan');
   if (prefix !== undefined && limit === undefined) throw new UsageError('--pk-prefix needs --limit N');
+  const endpoint = one('endpoint');
+  if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) throw new UsageError('--endpoint must be an http(s) URL, e.g. http://127.0.0.1:8000');
   if (a.flags.has('yes') && !a.flags.has('repair')) throw new UsageError('--yes goes with --repair');
   const scope: Scope = keys.length
     ? { kind: 'keys', keys }
@@ -109,7 +111,7 @@ function options(argv: string[]): Options | 'help' {
     table,
     region: one('region'),
     profile: one('profile'),
-    endpoint: one('endpoint'),
+    endpoint,
     pattern,
     scope,
     consistent: a.flags.has('consistent'),

@@ -241,6 +241,9 @@ export function toReconcileError(e: unknown, table: string, where = ''): Reconci
   const name = err.name ?? '';
   const msg = err.message ?? String(e);
   const code = err.code ?? err.cause?.code ?? '';
+  if (/^Region is missing/.test(msg)) {
+    return new ReconcileError(`No AWS region${where}: set one (--region or the connection's "region", AWS_REGION, or the profile's region).`, 'bad-options', { cause: e });
+  }
   if (name === 'ResourceNotFoundException') return new ReconcileError(`Table "${table}" not found${where}.`, 'table-not-found', { cause: e });
   if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException' || /not authorized/i.test(msg)) {
     return new ReconcileError(`Access denied to table "${table}"${where}: ${msg}`, 'access-denied', { cause: e });

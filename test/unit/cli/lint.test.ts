@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { pathToFileURL } from 'node:url';
 import type { Log } from 'sarif';
 import { main } from '../../../server/src/cli';
 import { allRules } from '../../../server/src/rules';
@@ -142,6 +143,20 @@ describe('cli: dynalint lint', () => {
     assert.equal(r.code, 1);
   });
 
+  it('sarif: names with # or spaces are percent-encoded; files outside the working directory get absolute URIs', async () => {
+    cpSync(join(root, 'src/counter.ts'), join(root, 'src/LIKE#1 copy.ts'));
+    cpSync(join(root, 'src/counter.ts'), join(root, 'outside.ts'));
+    let out = '';
+    const code = await main(['lint', '--format', 'sarif', 'LIKE#1 copy.ts', '../outside.ts'], { cwd: join(root, 'src'), stdout: (t) => (out += t), stderr: () => undefined });
+    assert.equal(code, 0);
+    const log: Log = JSON.parse(out);
+    assert.deepEqual(
+      (log.runs[0].results ?? []).map((x) => x.locations?.[0].physicalLocation?.artifactLocation),
+      [{ uri: pathToFileURL(join(root, 'outside.ts')).href }, { uri: 'LIKE%231%20copy.ts', uriBaseId: 'SRCROOT' }],
+    );
+    assert.equal(log.runs[0].originalUriBaseIds?.SRCROOT.uri, pathToFileURL(join(root, 'src')).href + '/');
+  });
+
   it('the schema subset rejects what SARIF 2.1.0 rejects', () => {
     const schema = JSON.parse(readFileSync(join(REPO, 'test/fixtures/cli/sarif-2.1.0-subset.schema.json'), 'utf8'));
     const ajv = new Ajv({ strict: false });
@@ -168,6 +183,20 @@ describe('cli: dynalint lint', () => {
     const r = await run('lint', 'src/counter.ts', '--max-warnings', '0');
     assert.equal(r.code, 1);
     assert.match(r.stdout, /too many warnings \(maximum: 0\)/);
+  });
+
+  it('stylish counts info and hint findings under their own names; exit 0', async () => {
+    writeFileSync(join(root, 'src/advice.py'), `# dynalint-disable-next-line reserved-word\nimport boto3\n`);
+    writeFileSync(join(root, '.dynalintrc.json'), '{ "rules": { "count-children-on-read": "info" } }');
+    writeFileSync(
+      join(root, 'src/count.py'),
+      `import boto3\nboto3.client('dynamodb').query(TableName='T', KeyConditionExpression='PK = :p', ExpressionAttributeValues={':p': {'S': 'POST#1'}}, Select='COUNT')\n`,
+    );
+    const r = await run('lint', 'src/advice.py', 'src/count.py');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^ {2}1:30 +hint +Unused suppression: no reserved-word finding on the next line\. +unused-suppression$/m);
+    assert.match(r.stdout, /^ {2}2:\d+ +info +.* +count-children-on-read$/m);
+    assert.match(r.stdout, /^✖ 2 problems \(0 errors, 0 warnings, 1 info, 1 hint\)$/m);
   });
 
   it('exit 0 and no output when clean', async () => {
@@ -214,6 +243,8 @@ describe('cli: dynalint lint', () => {
     ['glob matching nothing', ['lint', 'src/**/*.rb'], /no files matching "src\/\*\*\/\*\.rb"/],
     ['missing config', ['lint', '--config', 'nope.json'], /config file not found: nope\.json/],
     ['both fix modes', ['lint', '--fix', '--fix-dry-run'], /cannot be combined/],
+    ['demo with an unknown option', ['demo', '--bogus'], /^dynalint demo: unknown option --bogus\n\nUsage: dynalint demo\n/],
+    ['demo with an argument', ['demo', 'now'], /^dynalint demo: unexpected argument now\n/],
   ];
   for (const [name, argv, message] of usage) {
     it(`exit 2 on bad usage: ${name}`, async () => {

@@ -8,10 +8,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Commands } from '../../../server/src/protocol/lsp';
 import { DEFAULT_SETTINGS } from '../../../server/src/protocol/settings';
+import { SEVERITY_SETTINGS } from '../../../server/src/config';
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const props: Record<string, { default: unknown; description?: string; markdownDescription?: string; scope?: string }> =
+interface Prop {
+  type: string;
+  default: unknown;
+  description?: string;
+  markdownDescription?: string;
+  scope?: string;
+  enum?: unknown[];
+  minimum?: number;
+  items?: { type: string; required?: string[]; properties?: Record<string, { type: string }> };
+  additionalProperties?: { type: string; enum?: unknown[]; properties?: Record<string, { type: string }>; additionalProperties?: boolean };
+}
+const props: Record<string, Prop> =
   pkg.contributes.configuration.properties;
 
 describe('manifest: contributes', () => {
@@ -36,10 +48,31 @@ describe('manifest: contributes', () => {
     for (const key of ['dynalint.enable', 'dynalint.rules', 'dynalint.languages', 'dynalint.maxFileSize']) assert.equal(props[key].scope, 'resource', key);
   });
 
-  it('commands are the client ids, all under the Dynalint category', () => {
+  it('settings declare the JSON type of their default, and the shapes the server accepts', () => {
+    const jsonType = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v);
+    for (const [key, p] of Object.entries(props)) assert.equal(p.type, jsonType(p.default), key);
+    assert.deepEqual(props['dynalint.trace.server'].enum, ['off', 'messages', 'verbose']);
+    assert.deepEqual(props['dynalint.rules'].additionalProperties?.enum, [...SEVERITY_SETTINGS]);
+    assert.equal(props['dynalint.languages'].items?.type, 'string');
+    for (const key of ['dynalint.maxFileSize', 'dynalint.cost.assumedItemSizeBytes']) assert.equal(props[key].minimum, 1, key);
+    // ConnectionSetting and PriceTable field by field.
+    assert.deepEqual(props['dynalint.connections'].items?.required, ['name']);
+    assert.deepEqual(
+      Object.entries(props['dynalint.connections'].items?.properties ?? {}).map(([k, v]) => [k, v.type]),
+      [['name', 'string'], ['region', 'string'], ['profile', 'string'], ['endpoint', 'string']],
+    );
+    const price = props['dynalint.cost.prices'].additionalProperties;
+    assert.equal(price?.additionalProperties, false);
+    assert.deepEqual(Object.keys(price?.properties ?? {}).sort(), ['rcuHour', 'readRequestPerMillion', 'wcuHour', 'writeRequestPerMillion']);
+  });
+
+  it('commands are the client ids, all under the Dynalint category, each with a title', () => {
     const commands: { command: string; title: string; category: string }[] = pkg.contributes.commands;
     assert.deepEqual(commands.map((c) => c.command).sort(), Object.values(Commands).sort());
-    for (const c of commands) assert.equal(c.category, 'Dynalint');
+    for (const c of commands) {
+      assert.equal(c.category, 'Dynalint');
+      assert.match(c.title, /^[A-Z][A-Za-z ]+$/, c.command);
+    }
   });
 
   it('activates on the supported languages and on a workspace with .dynalintrc.json', () => {
