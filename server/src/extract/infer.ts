@@ -163,16 +163,35 @@ const esc = (s: string) => s.replace(/[$]/g, '\\$');
 
 /**
  * Is the variable `name` changed after its literal, in `text` (the rest of its scope)? `params.ConditionExpression =`,
- * `params["X"] = ...`, `params.update(...)`, `items.push(...)`, `Object.assign(params, ...)`, `del params["X"]`...
- * Then the literal is not the whole request: its node must be marked incomplete.
+ * `params["X"] = ...`, `params.X![':v'] = ...` (through any accessor chain in JS), `params.update(...)`, `items.push(...)`,
+ * `Object.assign(params, ...)`, `del params["X"]`...
+ * Then the literal is not the whole request: its node must be marked incomplete. `nested` (JS): only changes below
+ * the top level (`params.X.y = ...`, `params['X']['y'] = ...`), after which no map inside the literal is known to be whole either.
  */
-export function mutatedLater(name: string, text: string, host: 'js' | 'python'): boolean {
+export function mutatedLater(name: string, text: string, host: 'js' | 'python', nested = false): boolean {
   const n = esc(name);
   const re =
     host === 'js'
-      ? new RegExp(`(?<![\\w$.])${n}\\s*(?:\\.\\s*(?:push|unshift|splice)\\s*\\(|(?:\\.\\s*[\\w$]+|\\[[^\\]]*\\])\\s*(?:=(?!=)|\\+=))|Object\\.assign\\(\\s*${n}\\b|delete\\s+${n}\\b`)
-      : new RegExp(`(?<![\\w.])${n}\\s*(?:\\[[^\\]]*\\]\\s*(?:=(?!=)|\\+=)|\\.\\s*(?:update|setdefault|append|extend|insert|pop)\\s*\\()|\\bdel\\s+${n}\\s*\\[`);
+      ? new RegExp(`(?<![\\w$.])${n}(?:\\s*!?\\s*(?:\\??\\.\\s*[\\w$]+|\\[[^\\]]*\\]))${nested ? '+' : '*'}\\s*!?\\s*(?:\\.\\s*(?:push|unshift|splice)\\s*\\(|(?:\\.\\s*[\\w$]+|\\[[^\\]]*\\])\\s*(?:=(?![=>])|[-+]=|\\?\\?=|\\|\\|=))|Object\\.assign\\(\\s*${n}\\b|delete\\s+${n}\\b`)
+      : new RegExp(`(?<![\\w.])${n}(?:\\s*\\[[^\\]]*\\])${nested ? '+' : '*'}\\s*(?:\\[[^\\]]*\\]\\s*(?:=(?!=)|[-+|]=)|\\.\\s*(?:update|setdefault|append|extend|insert|pop|clear|remove)\\s*\\()|\\bdel\\s+${n}\\s*\\[${nested ? '[^\\]]*\\]\\s*\\[' : ''}`);
   return re.test(text);
+}
+
+/**
+ * A literal bound to `name` and changed later in `rest` (its scope after the literal) is not the whole value: mark it
+ * incomplete, and every map/list inside it too when the change reaches below the top level.
+ */
+export function markMutatedLater(v: VNode, name: string, rest: string, host: 'js' | 'python'): VNode {
+  if ((v.kind !== 'object' && v.kind !== 'array') || !mutatedLater(name, rest, host)) return v;
+  v.complete = false;
+  if (!mutatedLater(name, rest, host, true)) return v;
+  const stack: VNode[] = [v];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.kind === 'object') stack.push(...n.properties.map((p) => p.value));
+    else if (n.kind === 'array') stack.push(...n.items);
+    if (n.kind === 'object' || n.kind === 'array') n.complete = false;
+  }
+  return v;
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */

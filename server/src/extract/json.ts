@@ -35,7 +35,11 @@ function build(text: string): VNode | undefined {
     }
     if (top.node.kind === 'array') top.node.items.push(v);
     else if (top.key) {
-      top.node.properties.push({ key: top.key.key, keyRange: top.key.keyRange, value: v, range: { start: top.key.keyRange.start, end: v.range.end } });
+      // Step Functions: `"X.$": "$.path"` gives X its value at run time (JSONPath), so X is present but unknown.
+      const dynamic = top.key.key.length > 2 && top.key.key.endsWith('.$');
+      const key = dynamic ? top.key.key.slice(0, -2) : top.key.key;
+      if (dynamic) v = { kind: 'unknown', range: v.range, text: text.slice(v.range.start, Math.min(v.range.end, v.range.start + 120)) };
+      top.node.properties.push({ key, keyRange: top.key.keyRange, value: v, range: { start: top.key.keyRange.start, end: v.range.end } });
       top.key = undefined;
     } else top.node.complete = false;
   };
@@ -69,7 +73,9 @@ function build(text: string): VNode | undefined {
         const range = { start: offset, end: offset + length };
         if (typeof value === 'string') {
           const closed = length >= 2 && text[offset + length - 1] === '"';
-          add(decodeJs(text.slice(offset + 1, offset + length - (closed ? 1 : 0)), offset + 1, range));
+          // Step Functions JSONata (`"{% $states.input.n %}"`) is computed at run time: unknown, not a literal.
+          if (/^\{%[^]*%\}$/.test(value)) add({ kind: 'unknown', range, text: text.slice(offset, offset + Math.min(length, 120)) });
+          else add(decodeJs(text.slice(offset + 1, offset + length - (closed ? 1 : 0)), offset + 1, range));
         } else if (typeof value === 'number') add({ kind: 'number', text: text.slice(offset, offset + length), range });
         else if (typeof value === 'boolean') add({ kind: 'bool', value, range });
         else if (value === null && text.startsWith('null', offset)) add({ kind: 'null', range });

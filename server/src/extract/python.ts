@@ -4,7 +4,7 @@
  */
 import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
-import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest, mutatedLater } from './infer';
+import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest, markMutatedLater } from './infer';
 import { concatStrings, decodePython } from './strings';
 import { maxRef, shiftSite } from './remap';
 
@@ -389,8 +389,7 @@ class PyExtractor {
         const v = this.value(a.rhs, depth, hops + 1);
         // A dict/list changed after its literal (`params["X"] = ...`, `params.update(...)`) is not the whole value.
         const scopeEnd = a.scope >= 0 ? this.fns[a.scope].range.end : this.text.length;
-        if ((v.kind === 'object' || v.kind === 'array') && mutatedLater(a.name, this.text.slice(a.rhs.endIndex, scopeEnd), 'python')) v.complete = false;
-        return v;
+        return markMutatedLater(v, a.name, this.text.slice(a.rhs.endIndex, scopeEnd), 'python');
       }
       case 'list':
       case 'tuple':

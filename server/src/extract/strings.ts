@@ -200,15 +200,9 @@ export function decodePython(raw: string, base: number, prefix: string, range: R
       i += 2 + width;
       continue;
     }
-    if (e === 'N' && !isBytes && raw[i + 2] === '{') {
-      const close = raw.indexOf('}', i + 3);
-      if (close > 0) {
-        // Named characters are not resolved: keep a placeholder so offsets stay aligned.
-        b.push('\ufffd', at);
-        i = close + 1;
-        continue;
-      }
-    }
+    // A named character (`\N{LATIN SMALL LETTER S}`) needs Unicode's name table, which we do not carry: the string is
+    // unknown (silent) rather than read with a wrong character that would look like a syntax error.
+    if (e === 'N' && !isBytes && raw[i + 2] === '{' && raw.indexOf('}', i + 3) > 0) return undefined;
     b.push(c, at);
     b.push(e, at + 1);
     i += 2;

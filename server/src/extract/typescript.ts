@@ -4,7 +4,7 @@
  */
 import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
-import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, mutatedLater } from './infer';
+import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, markMutatedLater } from './infer';
 import { concatStrings, decodeJs } from './strings';
 import { maxRef, shiftSite } from './remap';
 
@@ -609,8 +609,7 @@ class UnitExtractor {
 
 /** A literal bound to a local name that is changed later in its scope (`params.X = ...`, `items.push(...)`) is incomplete. */
 function markMutated(v: VNode, name: string, d: Decl | undefined): VNode {
-  if ((v.kind === 'object' || v.kind === 'array') && d?.init && !ts.isSourceFile(d.scope) && mutatedLater(name, d.unit.sf.text.slice(d.init.end, d.scope.end), 'js')) v.complete = false;
-  return v;
+  return d?.init && !ts.isSourceFile(d.scope) ? markMutatedLater(v, name, d.unit.sf.text.slice(d.init.end, d.scope.end), 'js') : v;
 }
 
 function bindRequire(into: Map<string, { name: string; module: string }>, d: ts.VariableDeclaration, module: string): void {

@@ -110,9 +110,28 @@ export function rewriteString(text: string, syn: HostSyntax, node: StringNode, n
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Adding an entry to a map / keyword-argument list.                                                                  */
 
-/** True when the object node is a Python call's keyword arguments rather than a dict literal. */
+/**
+ * True when entries added after the object's last entry are Python keyword arguments rather than dict entries: a
+ * call's arguments (not starting with `{`) whose last entry is itself `name=value`. Entries taken from `**params`
+ * live in the dict `params` is bound to, so the new ones are written there in dict syntax.
+ */
 function isKeywordArgs(text: string, syn: HostSyntax, obj: ObjectNode): boolean {
-  return syn.host === 'python' && text[obj.range.start] !== '{';
+  if (syn.host !== 'python' || text[obj.range.start] === '{') return false;
+  const last = lastEntry(text, syn, obj);
+  return !last || /^[ \t]*=/.test(text.slice(last.keyRange.end, last.range.end));
+}
+
+/**
+ * The entry new ones go after: the last one; for Python keyword arguments the last written in the call itself, so
+ * `f(**BASE, K=v)` grows in the call rather than in a dict other calls may share (entries of `**BASE` live there).
+ */
+function lastEntry(text: string, syn: HostSyntax, obj: ObjectNode): Property | undefined {
+  const props = obj.properties;
+  if (syn.host === 'python' && text[obj.range.start] !== '{') {
+    const own = props.filter((p) => p.range.start >= obj.range.start && p.range.end <= obj.range.end);
+    if (own.length) return own[own.length - 1];
+  }
+  return props[props.length - 1];
 }
 
 /** One `key: value` entry (`key=value` for Python keyword arguments) as the object writes it. */
@@ -127,7 +146,7 @@ export function entryText(text: string, syn: HostSyntax, obj: ObjectNode, key: s
  */
 export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode, entries: [string, string][]): TextEdit {
   const rendered = entries.map(([key, value]) => entryText(text, syn, obj, key, value));
-  const last: Property | undefined = obj.properties[obj.properties.length - 1];
+  const last = lastEntry(text, syn, obj);
   if (!last) {
     const at = obj.range.start + 1;
     const pad = syn.host === 'json' || syn.host === 'python' ? '' : ' ';
@@ -138,7 +157,8 @@ export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode,
   const trailingComma = text[i] === ',';
   const lineStart = text.lastIndexOf('\n', last.range.start - 1) + 1;
   const indent = text.slice(lineStart, last.range.start);
-  const multiLine = /^\s*$/.test(indent) && text.slice(obj.range.start, last.range.start).includes('\n');
+  // The last entry starting its own line means a multi-line layout (it may live outside obj's range: `**params`).
+  const multiLine = /^\s*$/.test(indent);
   if (!multiLine) return { range: { start: last.range.end, end: last.range.end }, newText: rendered.map((e) => `, ${e}`).join('') };
   if (trailingComma) return { range: { start: i + 1, end: i + 1 }, newText: rendered.map((e) => `\n${indent}${e},`).join('') };
   return { range: { start: last.range.end, end: last.range.end }, newText: rendered.map((e) => `,\n${indent}${e}`).join('') };
@@ -146,9 +166,12 @@ export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode,
 
 /** Remove an entry of an object literal / keyword arguments, with the comma that separates it from its neighbour. */
 export function removeProperty(obj: ObjectNode, entry: Property): TextEdit {
-  const i = obj.properties.indexOf(entry);
-  if (i < obj.properties.length - 1) return { range: { start: entry.range.start, end: obj.properties[i + 1].range.start }, newText: '' };
-  if (i > 0) return { range: { start: obj.properties[i - 1].range.end, end: entry.range.end }, newText: '' };
+  // Neighbours are the entries written next to it: entries taken from `**params` live in another literal.
+  const inside = (p: Property) => p.range.start >= obj.range.start && p.range.end <= obj.range.end;
+  const siblings = obj.properties.filter((p) => inside(p) === inside(entry)).sort((a, b) => a.range.start - b.range.start);
+  const i = siblings.indexOf(entry);
+  if (i < siblings.length - 1) return { range: { start: entry.range.start, end: siblings[i + 1].range.start }, newText: '' };
+  if (i > 0) return { range: { start: siblings[i - 1].range.end, end: entry.range.end }, newText: '' };
   return { range: entry.range, newText: '' };
 }
 

@@ -113,6 +113,11 @@ export function buildRequest(op: Operation): ExpressionRequest | undefined {
     for (const e of v.kind === 'object' ? v.properties : []) map[e.key] = valueInfo(e.value, op.site.style);
     request.values = { map, complete: v.kind === 'object' && v.complete };
   }
+  // A map the literal lacks may come from a spread or a later assignment (`params.X = ...`): unknown, not absent.
+  if (!p.complete) {
+    request.names ??= { map: {}, complete: false };
+    request.values ??= { map: {}, complete: false };
+  }
   const key = prop(p, 'Key');
   if (key?.kind === 'object' && key.complete && key.properties.length) {
     const all = key.properties.map((e) => e.key);

@@ -77,3 +77,14 @@ describe('extract: string ranges through escapes', () => {
         assert.equal(text.slice(r.start, r.end), c.raw);
       });
 });
+
+describe('extract: Python named escapes (\\N{...}) are not guessed', () => {
+  before(initParsers);
+  it('leaves a string holding \\N{...} unknown instead of decoding a placeholder character', () => {
+    const text = "client.update_item(TableName='t', UpdateExpression='SET a = :v, \\N{LATIN SMALL LETTER S}ize = :v', ProjectionExpression=b'\\N{x}')\n";
+    const [site] = extract(text, 'python').sites;
+    const node = prop(site.params, 'UpdateExpression');
+    assert.equal(node?.kind, 'unknown');
+    assert.equal(prop(site.params, 'ProjectionExpression')?.kind, 'binary', 'in bytes \\N is no escape');
+  });
+});

@@ -53,6 +53,9 @@ describe('edit helpers', () => {
     ['JSON multi-line', 'json', '{\n  "TableName": "T",\n  "Key": {"PK": {"S": "p"}}\n}', '{\n  "TableName": "T",\n  "Key": {"PK": {"S": "p"}},\n  "A": 1,\n  "B": 2\n}'],
     ['TS trailing comma', 'typescript', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\ndoc.send(new GetCommand({\n  TableName: 'T',\n  Key: { PK: 'p' },\n}));\n", "import { GetCommand } from '@aws-sdk/lib-dynamodb';\ndoc.send(new GetCommand({\n  TableName: 'T',\n  Key: { PK: 'p' },\n  A: 1,\n  B: 2,\n}));\n"],
     ['Python keyword arguments', 'python', "import boto3\nt = boto3.resource('dynamodb').Table('T')\nt.get_item(Key={'PK': 'p'})\n", "import boto3\nt = boto3.resource('dynamodb').Table('T')\nt.get_item(Key={'PK': 'p'}, A=1, B=2)\n"],
+    ['Python **params bound to a dict', 'python', "import boto3\nc = boto3.client('dynamodb')\nparams = {'TableName': 'T', 'Key': {'PK': {'S': 'p'}}}\nc.get_item(**params)\n", "import boto3\nc = boto3.client('dynamodb')\nparams = {'TableName': 'T', 'Key': {'PK': {'S': 'p'}}, 'A': 1, 'B': 2}\nc.get_item(**params)\n"],
+    ['Python keyword argument before **BASE (BASE shared, left alone)', 'python', "import boto3\nc = boto3.client('dynamodb')\nBASE = {'TableName': 'T'}\nc.get_item(Key={'PK': {'S': 'p'}}, **BASE)\n", "import boto3\nc = boto3.client('dynamodb')\nBASE = {'TableName': 'T'}\nc.get_item(Key={'PK': {'S': 'p'}}, A=1, B=2, **BASE)\n"],
+    ['Python keyword argument after **params', 'python', "import boto3\nc = boto3.client('dynamodb')\nparams = {'TableName': 'T'}\nc.get_item(**params, Key={'PK': {'S': 'p'}})\n", "import boto3\nc = boto3.client('dynamodb')\nparams = {'TableName': 'T'}\nc.get_item(**params, Key={'PK': {'S': 'p'}}, A=1, B=2)\n"],
   ];
   for (const [name, lang, text, expected] of props) {
     it(`inserts entries: ${name}; removing them restores the text`, () => {
