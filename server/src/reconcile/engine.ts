@@ -13,6 +13,7 @@ import {
   QueryCommand,
   QueryCommandOutput,
   ScanCommand,
+  ScanCommandInput,
   ScanCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import {
@@ -267,6 +268,27 @@ function dedupe(pks: AttributeValue[]): AttributeValue[] {
   return pks.filter((pk) => !seen.has(keyText(pk)) && !!seen.add(keyText(pk)));
 }
 
+/**
+ * Pages through a Scan (capacity metered, items read counted), handing each page's items to `onPage` until it
+ * returns false or the scan ends.
+ */
+async function scanPages(
+  meter: Meter,
+  input: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey' | 'ReturnConsumedCapacity'>,
+  onPage: (items: Record<string, AttributeValue>[]) => boolean | void,
+): Promise<void> {
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const out: ScanCommandOutput = await meter.send<ScanCommandOutput>(
+      new ScanCommand({ ...input, TableName: meter.table, ExclusiveStartKey: start, ReturnConsumedCapacity: 'TOTAL' }),
+      'read',
+    );
+    meter.itemsRead += out.ScannedCount ?? 0;
+    if (onPage(out.Items ?? []) === false) return;
+    start = out.LastEvaluatedKey;
+  } while (start);
+}
+
 /** Find up to `limit` partitions under a key prefix: a filtered Scan returning keys only, stopped at the limit. */
 async function discover(meter: Meter, keys: KeySchema, plan: Plan, consistent: boolean, prefix: string, limit: number): Promise<AttributeValue[]> {
   const p = plan.pattern;
@@ -276,28 +298,23 @@ async function discover(meter: Meter, keys: KeySchema, plan: Plan, consistent: b
   if (p.parentSk !== undefined) values[':parent'] = { S: p.parentSk };
   else values[':shard'] = { S: p.shardPrefix! };
   const found = new Map<string, AttributeValue>();
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const out: ScanCommandOutput = await meter.send<ScanCommandOutput>(
-      new ScanCommand({
-        TableName: meter.table,
-        FilterExpression: filter,
-        ProjectionExpression: '#pk',
-        ExpressionAttributeNames: used(filter + ' #pk', names(keys, plan)),
-        ExpressionAttributeValues: values,
-        ConsistentRead: consistent,
-        ExclusiveStartKey: start,
-        ReturnConsumedCapacity: 'TOTAL',
-      }),
-      'read',
-    );
-    meter.itemsRead += out.ScannedCount ?? 0;
-    for (const item of out.Items ?? []) {
-      const pk = item[keys.pk];
-      if (pk && found.size < limit) found.set(keyText(pk), pk);
-    }
-    start = out.LastEvaluatedKey;
-  } while (start && found.size < limit);
+  await scanPages(
+    meter,
+    {
+      FilterExpression: filter,
+      ProjectionExpression: '#pk',
+      ExpressionAttributeNames: used(filter + ' #pk', names(keys, plan)),
+      ExpressionAttributeValues: values,
+      ConsistentRead: consistent,
+    },
+    (items) => {
+      for (const item of items) {
+        const pk = item[keys.pk];
+        if (pk && found.size < limit) found.set(keyText(pk), pk);
+      }
+      return found.size < limit;
+    },
+  );
   return [...found.values()];
 }
 
@@ -340,36 +357,30 @@ async function scanTable(
   const projectionText = [...new Set(projection.map((x) => (x === '#sc' && plan.shardCounter === p.counter ? '#c' : x)))].join(', ');
   const segment = async (seg: number) => {
     let current: PartitionTally | undefined;
-    let start: Record<string, AttributeValue> | undefined;
-    do {
-      const out: ScanCommandOutput = await meter.send<ScanCommandOutput>(
-        new ScanCommand({
-          TableName: meter.table,
-          Segment: segments > 1 ? seg : undefined,
-          TotalSegments: segments > 1 ? segments : undefined,
-          FilterExpression: filter,
-          ProjectionExpression: projectionText,
-          ExpressionAttributeNames: used(filter + ' ' + projectionText, names(keys, plan)),
-          ExpressionAttributeValues: values,
-          ConsistentRead: consistent,
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-        'read',
-      );
-      meter.itemsRead += out.ScannedCount ?? 0;
-      for (const item of out.Items ?? []) {
-        const pk = item[keys.pk];
-        if (!pk) continue;
-        if (!current || keyText(current.pk) !== keyText(pk)) {
-          if (current) done.push(current);
-          current = emptyTally(pk);
+    await scanPages(
+      meter,
+      {
+        Segment: segments > 1 ? seg : undefined,
+        TotalSegments: segments > 1 ? segments : undefined,
+        FilterExpression: filter,
+        ProjectionExpression: projectionText,
+        ExpressionAttributeNames: used(filter + ' ' + projectionText, names(keys, plan)),
+        ExpressionAttributeValues: values,
+        ConsistentRead: consistent,
+      },
+      (items) => {
+        for (const item of items) {
+          const pk = item[keys.pk];
+          if (!pk) continue;
+          if (!current || keyText(current.pk) !== keyText(pk)) {
+            if (current) done.push(current);
+            current = emptyTally(pk);
+          }
+          addItem(current, item, keys, plan);
         }
-        addItem(current, item, keys, plan);
-      }
-      progress();
-      start = out.LastEvaluatedKey;
-    } while (start);
+        progress();
+      },
+    );
     if (current) done.push(current);
     progress();
   };
