@@ -1,26 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { reconcileHtml } from '../../client/src/reconcile/html';
 import { toCsv, formatTable } from '../../server/src/reconcile/format';
-import type { ReconcileReport } from '../../server/src/reconcile/types';
+import { sampleReport } from './report-fixture';
 
-const report: ReconcileReport = {
-  table: 'Social',
-  pattern: { parentSk: 'META', counter: 'likeTally', childPrefix: 'LIKE#' },
-  scope: { kind: 'table', segments: 4 },
-  consistent: false,
+const report = sampleReport({
   drifted: [
     { key: { PK: 'POST#<script>alert(1)</script>', SK: 'META' }, stored: 1, actual: 4, drift: 3 },
     { key: { PK: 'POST#b2c4', SK: 'META' }, stored: null, actual: 2, drift: 2, note: 'a "quoted", note' },
     { key: { PK: 'POST#f101', SK: 'META' }, stored: 2, actual: 0, drift: -2 },
   ],
-  checked: 6,
   orphans: [{ key: { PK: 'POST#zz' }, actual: 2 }],
-  itemsRead: 36,
-  consumedRcu: 1.5,
-  requests: 4,
-  retries: 0,
-  elapsedMs: 1234,
-};
+});
 
 describe('reconcile results page and exports', () => {
   const html = reconcileHtml(report, { nonce: 'N0NCE', cspSource: 'vscode-resource:', repairable: true, connection: 'local (http://localhost:8000)' });

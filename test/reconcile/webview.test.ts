@@ -2,27 +2,18 @@
 import { strict as assert } from 'node:assert';
 import { chromium, Browser, Page } from 'playwright-core';
 import { reconcileHtml } from '../../client/src/reconcile/html';
-import type { ReconcileReport } from '../../server/src/reconcile/types';
+import { sampleReport } from './report-fixture';
 
-const report: ReconcileReport = {
-  table: 'Social',
-  pattern: { parentSk: 'META', counter: 'likeTally', childPrefix: 'LIKE#' },
-  scope: { kind: 'table', segments: 4 },
-  consistent: false,
+const report = sampleReport({
   drifted: [
     { key: { PK: 'POST#c7d1', SK: 'META' }, stored: 1, actual: 4, drift: 3 },
     { key: { PK: 'POST#b2c4', SK: 'META' }, stored: 5, actual: 3, drift: -2 },
     { key: { PK: 'POST#d03e', SK: 'META' }, stored: null, actual: 2, drift: 2 },
     { key: { PK: 'POST#f101', SK: 'META' }, stored: 2, actual: 0, drift: -2 },
   ],
-  checked: 6,
   orphans: [],
-  itemsRead: 36,
-  consumedRcu: 1.5,
-  requests: 4,
-  retries: 0,
   elapsedMs: 1260,
-};
+});
 
 describe('reconcile results page in Chromium', function () {
   this.timeout(60_000);
