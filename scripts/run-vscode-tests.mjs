@@ -40,6 +40,8 @@ const env = {
   DYNALINT_TEST_RESULTS: resultsFile,
   DYNALINT_TEST_ARTIFACTS: resultsDir,
   DYNALINT_TEST_WORKSPACE: workspace,
+  // The language server's log and every request it answered (see server/src/lsp/server.ts), kept as an artifact.
+  DYNALINT_SERVER_LOG: join(tmp, 'server.log'),
 };
 
 if (process.env.DYNALINT_VSCODE_RUNNER === 'electron') {
@@ -147,9 +149,13 @@ try {
 process.exit(code);
 
 function finish() {
+  const log = env.DYNALINT_SERVER_LOG;
+  const serverLines = existsSync(log) ? readFileSync(log, 'utf8').split('\n') : [];
+  writeFileSync(join(resultsDir, `vscode-server${process.env.DYNALINT_VSCODE_VSIX ? "-vsix" : ""}.log`), serverLines.join('\n'));
   if (!existsSync(resultsFile)) return 1;
   const r = JSON.parse(readFileSync(resultsFile, 'utf8'));
   for (const f of r.failureList ?? []) console.log(`  FAILED ${f.title}: ${f.error}`);
+  if (r.failures) console.log(`the language server's last words:\n${serverLines.slice(-60).join('\n')}`);
   console.log(`VS Code suite: ${r.passes} passing, ${r.failures} failing`);
   return r.failures === 0 && r.passes > 0 ? 0 : 1;
 }

@@ -15,6 +15,7 @@ import {
   TextDocuments,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initParsers } from '../extract';
@@ -32,7 +33,21 @@ export interface ServerHandle {
 }
 
 export function startServer(connection: Connection): ServerHandle {
-  const log = (m: string) => connection.console.log(m);
+  // DYNALINT_SERVER_LOG=<file>: every log line and every request's outcome also go to that file (the VS Code suite sets
+  // it so a failure in CI leaves the server's side of the story behind).
+  const logFile = process.env.DYNALINT_SERVER_LOG;
+  const toFile = (m: string) => {
+    if (!logFile) return;
+    try {
+      appendFileSync(logFile, `${new Date().toISOString()} [${process.pid}] ${m}\n`);
+    } catch {
+      /* the log is best effort */
+    }
+  };
+  const log = (m: string) => {
+    connection.console.log(m);
+    toFile(m);
+  };
   const service = new DynalintService(log);
   const documents = new TextDocuments(TextDocument);
   const ready = initParsers().catch((e: unknown) => log(`parser initialisation failed: ${String(e)}`));
@@ -56,7 +71,9 @@ export function startServer(connection: Connection): ServerHandle {
   function guard<P extends unknown[], R>(name: string, empty: R, fn: (...args: P) => R | Promise<R>) {
     return async (...args: P): Promise<R> => {
       try {
-        return await fn(...args);
+        const r = await fn(...args);
+        if (logFile) toFile(`${name} ${describeParams(args[0])} -> ${describeResult(r)}`);
+        return r;
       } catch (e) {
         log(`${name} failed: ${(e as Error)?.stack ?? String(e)}`);
         return empty;
@@ -147,12 +164,14 @@ export function startServer(connection: Connection): ServerHandle {
   );
 
   documents.onDidOpen((e) => {
+    toFile(`didOpen ${e.document.uri} v${e.document.version}`);
     if (!pullDiagnostics) scheduler.request(e.document.uri);
   });
   documents.onDidChangeContent((e) => {
     if (!pullDiagnostics) scheduler.request(e.document.uri);
   });
   documents.onDidClose((e) => {
+    toFile(`didClose ${e.document.uri}`);
     const uri = e.document.uri;
     scheduler.cancel(uri);
     service.forget(uri);
@@ -219,4 +238,20 @@ export function startServer(connection: Connection): ServerHandle {
   documents.listen(connection);
   connection.listen();
   return { service, documents };
+}
+
+/** A short account of a request's params for the server log file: the document and position or range. */
+function describeParams(p: unknown): string {
+  const o = p as { textDocument?: { uri?: string }; range?: { start: { line: number } }; position?: { line: number } } | undefined;
+  const uri = o?.textDocument?.uri?.replace(/^.*\//, '') ?? '';
+  const at = o?.range ? ` line ${o.range.start.line}` : o?.position ? ` line ${o.position.line}` : '';
+  return uri + at;
+}
+
+/** A short account of a handler's answer for the server log file: how many items, or its kind. */
+function describeResult(r: unknown): string {
+  if (Array.isArray(r)) return `${r.length} item(s)`;
+  if (r && typeof r === 'object' && 'items' in r && Array.isArray((r as { items: unknown[] }).items)) return `${(r as { items: unknown[] }).items.length} item(s)`;
+  if (r && typeof r === 'object' && 'kind' in r) return String((r as { kind: unknown }).kind);
+  return r === null || r === undefined ? 'empty' : typeof r;
 }

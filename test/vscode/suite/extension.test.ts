@@ -47,7 +47,8 @@ async function quickFix(uri: vscode.Uri, range: vscode.Range, want: (a: vscode.C
       return actions.find((a) => a.edit && want(a));
     }, 20_000);
   } catch {
-    throw new Error(`no matching quick fix was offered (last offered: ${last.join(' | ') || 'nothing'})`);
+    const present = ours(uri).map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}`);
+    throw new Error(`no matching quick fix was offered (last offered: ${last.join(' | ') || 'nothing'}; diagnostics now: ${present.join(', ') || 'none'})`);
   }
 }
 
