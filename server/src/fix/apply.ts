@@ -88,17 +88,20 @@ export interface FixAllResult {
 
 /**
  * Fix-all: apply every safe fix of `findings`, then (when `relint` is given) lint the new text and apply again,
- * until no safe fix applies or `maxPasses` is reached. Fixes that conflict in one pass (e.g. two fixes that both
- * create `ExpressionAttributeNames` in the same request) land in the next.
+ * until no safe fix applies, a pass brings back a text seen before (fixes undoing each other), or `maxPasses` is
+ * reached. Fixes that conflict in one pass (e.g. two fixes that both add to `ExpressionAttributeNames` of the same
+ * request) land in the next, so a request with n distinct reserved words needs n passes: the cap is far above that.
  */
-export function fixAll(text: string, findings: Finding[], relint?: (text: string) => Finding[], maxPasses = 10): FixAllResult {
+export function fixAll(text: string, findings: Finding[], relint?: (text: string) => Finding[], maxPasses = 100): FixAllResult {
   let current = text;
   let currentFindings = findings;
   let fixed = 0;
   let passes = 0;
+  const seen = new Set<string>([text]);
   while (passes < maxPasses) {
     const pass = applySafeFixes(current, currentFindings);
-    if (pass.applied.length === 0 || pass.text === current) break;
+    if (pass.applied.length === 0 || seen.has(pass.text)) break;
+    seen.add(pass.text);
     passes++;
     fixed += pass.applied.length;
     current = pass.text;

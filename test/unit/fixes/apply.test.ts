@@ -76,4 +76,12 @@ describe('fix/apply: fix-all', () => {
     assert.equal(r.passes, 4);
     assert.equal(r.text, '3210');
   });
+
+  it('stops when fixes undo each other instead of looping to the cap', () => {
+    // "a" -> "b" and "b" -> "a": the second pass brings back the original text.
+    const lint = (t: string): Finding[] => [finding(0, [fix([e(0, 1, t === 'a' ? 'b' : 'a')])])];
+    const r = fixAll('a', lint('a'), lint);
+    assert.equal(r.passes, 1);
+    assert.equal(r.text, 'b');
+  });
 });

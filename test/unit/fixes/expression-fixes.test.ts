@@ -354,6 +354,20 @@ describe('fixes: fix-all on a file with many requests', () => {
     );
   });
 
+  it('fixes a request with more distinct reserved words than a few passes can take (one per pass)', () => {
+    const words = ['status', 'name', 'date', 'count', 'size', 'data', 'timestamp', 'user', 'comment', 'value', 'level', 'type', 'region', 'year'];
+    const body = (set: string, names: string) =>
+      `TableName: 'T', Key: { PK: 'P#1' }, UpdateExpression: 'SET ${set}', ExpressionAttributeValues: { ':v': 1 }${names}`;
+    const before = lib(body(words.map((w) => `${w} = :v`).join(', '), ''));
+    const r = fixAllExpressions(before, 'typescript');
+    assert.equal(
+      r.text,
+      lib(body(words.map((w) => `#${w} = :v`).join(', '), `, ExpressionAttributeNames: { ${words.map((w) => `'#${w}': '${w}'`).join(', ')} }`)),
+    );
+    assert.deepEqual(r.remaining, []);
+    assert.equal(r.fixed, words.length);
+  });
+
   it('Python: boto3 resource and client requests in one file, every error fixed', () => {
     const lines = (name: string, update: string, condition: string, values: string, names: string) => [
       `def ${name}(post_id):`,
