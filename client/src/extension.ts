@@ -51,9 +51,27 @@ class StatusBar implements vscode.Disposable {
     this.item.backgroundColor = this.state === 'stopped' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
   }
 
+  /** What the item shows now (the extension's API exposes it for tests and for other extensions). */
+  snapshot(): StatusSnapshot {
+    return { state: this.state, text: this.item.text, tooltip: String(this.item.tooltip ?? ''), command: String(this.item.command ?? '') };
+  }
+
   dispose(): void {
     this.item.dispose();
   }
+}
+
+export interface StatusSnapshot {
+  state: string;
+  text: string;
+  tooltip: string;
+  command: string;
+}
+
+/** The extension's exports (`vscode.extensions.getExtension('dynalint.dynalint').exports`). */
+export interface DynalintApi {
+  /** The status bar item's current state, text and tooltip. */
+  status(): StatusSnapshot;
 }
 
 async function openRuleDocs(c: LanguageClient, ruleId?: unknown): Promise<void> {
@@ -74,7 +92,7 @@ async function openRuleDocs(c: LanguageClient, ruleId?: unknown): Promise<void> 
   if (rule) await vscode.env.openExternal(vscode.Uri.parse(rule.docs));
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export async function activate(context: vscode.ExtensionContext): Promise<DynalintApi> {
   const output = vscode.window.createOutputChannel('Dynalint', { log: true });
   const status = new StatusBar();
   context.subscriptions.push(output, status);
@@ -109,6 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerReconcile(context, { output });
   await c.start();
   status.setState(c.state);
+  return { status: () => status.snapshot() };
 }
 
 export function deactivate(): Thenable<void> | undefined {

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { DynalintApi } from '../../../client/src/extension';
 
 const workspace = (): string => vscode.workspace.workspaceFolders![0].uri.fsPath;
 
@@ -58,10 +59,11 @@ async function open(name: string): Promise<vscode.TextEditor> {
 }
 
 describe('Dynalint in VS Code', () => {
+  let api: DynalintApi;
   before(async () => {
     const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'dynalint');
     assert.ok(ext, 'the extension is loaded');
-    await ext.activate();
+    api = (await ext.activate()) as DynalintApi;
   });
 
   it('flags an unguarded counter transaction in JSON with rule id, docs link and source', async () => {
@@ -160,6 +162,18 @@ describe('Dynalint in VS Code', () => {
     await until('undefined-value from the restarted server', () => ours(editor.document.uri).find((d) => codeOf(d) === 'undefined-value'));
     await vscode.commands.executeCommand('undo');
     await until('the finding to clear', () => (ours(editor.document.uri).some((d) => codeOf(d) === 'undefined-value') ? undefined : true));
+  });
+
+  it('shows the server state and the last lint in the status bar', async () => {
+    await until('a running server', () => (api.status().state === 'running' ? true : undefined));
+    const editor = await open('status.ts');
+    // An edit makes the server lint this file now: the tooltip then names it, with its finding count.
+    await editor.edit((b) => b.insert(editor.document.positionAt(editor.document.getText().length), '\n'));
+    const shown = await until('the status bar to name status.ts', () => (/Last lint: status\.ts/.test(api.status().tooltip) ? api.status() : undefined));
+    assert.equal(shown.text, '$(check) Dynalint');
+    assert.match(shown.tooltip, /^Dynalint server: running\nLast lint: status\.ts — \d+ finding\(s\) in [\d.]+ ms at /);
+    assert.equal(shown.command, 'dynalint.showOutput');
+    await vscode.commands.executeCommand('undo');
   });
 
   it('shows the cost of a request on hover, and a squiggle with its hover (screenshot artifact)', async () => {
