@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, type LanguageClientOptions, type ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
-import { Commands, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary } from '../../server/src/protocol/lsp';
+import { Commands, FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary } from '../../server/src/protocol/lsp';
 import { DEFAULT_SETTINGS } from '../../server/src/protocol/settings';
 import { registerReconcile } from './reconcile';
 
@@ -74,6 +74,22 @@ export interface DynalintApi {
   status(): StatusSnapshot;
 }
 
+/** "Dynalint: Fix All Auto-Fixable Problems": the server's `source.fixAll.dynalint` action on the active editor. */
+async function fixAll(editor: vscode.TextEditor, output: vscode.LogOutputChannel): Promise<void> {
+  const doc = editor.document;
+  const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, whole, FIX_ALL_KIND);
+  const action = actions?.find((a) => a.kind?.value === FIX_ALL_KIND && a.edit);
+  if (!action?.edit) {
+    void vscode.window.showInformationMessage('Dynalint: nothing to fix automatically in this file.');
+    return;
+  }
+  if (!(await vscode.workspace.applyEdit(action.edit))) {
+    output.warn(`fix-all could not be applied to ${doc.uri.toString()} (the document changed meanwhile?)`);
+    void vscode.window.showWarningMessage('Dynalint: the fixes could not be applied; the file changed meanwhile. Try again.');
+  }
+}
+
 async function openRuleDocs(c: LanguageClient, ruleId?: unknown): Promise<void> {
   const rules = await c.sendRequest<RuleSummary[]>(ListRulesRequest);
   let rule = typeof ruleId === 'string' ? rules.find((r) => r.id === ruleId) : undefined;
@@ -122,6 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Dynali
     }),
     vscode.commands.registerCommand(Commands.showOutput, () => output.show(true)),
     vscode.commands.registerCommand(Commands.openRuleDocs, (ruleId?: unknown) => openRuleDocs(c, ruleId)),
+    vscode.commands.registerTextEditorCommand(Commands.fixAll, (editor) => fixAll(editor, output)),
   );
   // "Dynalint: Reconcile Reference Counts" (also the target of the server's code lenses) runs in the extension host.
   registerReconcile(context, { output });

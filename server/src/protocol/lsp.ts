@@ -56,4 +56,5 @@ export const Commands = {
   showOutput: 'dynalint.showOutput',
   openRuleDocs: 'dynalint.openRuleDocs',
   reconcile: 'dynalint.reconcile',
+  fixAll: 'dynalint.fixAll',
 } as const;

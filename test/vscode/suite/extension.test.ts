@@ -130,9 +130,27 @@ describe('Dynalint in VS Code', () => {
     await until('no dynalint diagnostics', () => (ours(editor.document.uri).length === 0 ? true : undefined));
   });
 
+  it('fixes every auto-fixable problem of a file with the Fix All command', async () => {
+    const content = [
+      `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';`,
+      `export const a = new UpdateCommand({ TableName: 'Users', Key: { PK: 'U#1' }, UpdateExpression: 'SET name = :n, status = :s', ExpressionAttributeValues: { ':n': 'Ann', ':s': 'on', ':gone': 1 } });`,
+      ``,
+    ].join('\n');
+    const doc = await vscode.workspace.openTextDocument({ language: 'typescript', content });
+    const editor = await vscode.window.showTextDocument(doc);
+    await until('reserved-word', () => ours(doc.uri).find((d) => codeOf(d) === 'reserved-word'));
+    await vscode.commands.executeCommand('dynalint.fixAll');
+    await until('the fixed text', () => (editor.document.getText().includes('#status') ? true : undefined));
+    assert.match(
+      editor.document.getText(),
+      /UpdateExpression: 'SET #name = :n, #status = :s', ExpressionAttributeValues: \{ ':n': 'Ann', ':s': 'on' \}, ExpressionAttributeNames: \{ '#name': 'name', '#status': 'status' \}/,
+    );
+    await until('no dynalint diagnostics', () => (ours(doc.uri).length === 0 ? true : undefined));
+  });
+
   it('registers its commands under the Dynalint category', async () => {
     const all = await vscode.commands.getCommands(true);
-    for (const id of ['dynalint.restartServer', 'dynalint.showOutput', 'dynalint.openRuleDocs', 'dynalint.reconcile']) {
+    for (const id of ['dynalint.restartServer', 'dynalint.showOutput', 'dynalint.openRuleDocs', 'dynalint.reconcile', 'dynalint.fixAll']) {
       assert.ok(all.includes(id), `${id} is registered`);
     }
   });
