@@ -71,7 +71,7 @@ describe('manifest: contributes', () => {
     assert.deepEqual(commands.map((c) => c.command).sort(), Object.values(Commands).sort());
     for (const c of commands) {
       assert.equal(c.category, 'Dynalint');
-      assert.match(c.title, /^[A-Z][A-Za-z ]+$/, c.command);
+      assert.match(c.title, /^[A-Z][A-Za-z -]+$/, c.command);
     }
   });
 
