@@ -144,6 +144,12 @@ export interface RequestSite {
   enclosingFunction?: { name: string; range: Range };
   /** Which client/SDK produced it, for messages: 'sdk-v3', 'sdk-v3-lib', 'sdk-v2', 'sdk-v2-doc', 'boto3-client', 'boto3-resource', 'aws-cli-json'. */
   sdk: string;
+  /**
+   * The table the call's receiver is bound to, when the request itself names none: boto3 `ddb.Table('Social')` (also
+   * through a constant, a variable or `self.table` in the same class). Only when it resolves to a literal in the file;
+   * its offsets point at the characters that name it. Read it through `tableNameOf`, never insert a `TableName` for it.
+   */
+  receiverTable?: StringNode;
 }
 
 export interface ExtractResult {
@@ -169,6 +175,16 @@ export function propEntry(obj: VNode | undefined, key: string): Property | undef
 
 export function str(node: VNode | undefined): string | undefined {
   return node && node.kind === 'string' ? node.value : undefined;
+}
+
+/**
+ * The literal table a request names: `TableName` of `params` (the request, or one entry of a transaction), else, for
+ * the request itself, the table its receiver is bound to (`receiverTable`). Undefined when unknown or not literal.
+ */
+export function tableNameOf(site: RequestSite, params: ObjectNode = site.params): string | undefined {
+  const t = prop(params, 'TableName');
+  if (t) return str(t);
+  return params === site.params ? site.receiverTable?.value : undefined;
 }
 
 /** Document range of `node.value.slice(a, b)` for a string node. */

@@ -1,4 +1,4 @@
-import { ObjectNode, RequestSite, VNode, prop, str } from './model';
+import { ObjectNode, RequestSite, VNode, prop, tableNameOf } from './model';
 
 /** One item-level action inside a request: the request itself, or one entry of a transaction or batch. */
 export type OperationKind =
@@ -18,7 +18,7 @@ export interface Operation {
   /** The object holding this action's fields (`Key`, `Item`, `UpdateExpression`, `ExpressionAttributeValues`...). */
   params: ObjectNode;
   site: RequestSite;
-  /** Table name when it is a literal. */
+  /** Table name when it is a literal (`TableName`, or the boto3 `Table` the call was made on). */
   table?: string;
   /** Index inside `TransactItems` / a batch table's request list; undefined for a single-item call. */
   index?: number;
@@ -38,7 +38,7 @@ const SINGLE: Partial<Record<RequestSite['api'], OperationKind>> = {
 export function operationsOf(site: RequestSite): Operation[] {
   const single = SINGLE[site.api];
   const p = site.params;
-  if (single) return [{ kind: single, params: p, site, table: str(prop(p, 'TableName')), transactional: false }];
+  if (single) return [{ kind: single, params: p, site, table: tableNameOf(site), transactional: false }];
   const out: Operation[] = [];
   if (site.api === 'TransactWriteItems' || site.api === 'TransactGetItems') {
     const items = prop(p, 'TransactItems');
@@ -47,7 +47,7 @@ export function operationsOf(site: RequestSite): Operation[] {
       if (entry.kind !== 'object') return;
       for (const kind of ['Put', 'Update', 'Delete', 'ConditionCheck', 'Get'] as const) {
         const inner = prop(entry, kind);
-        if (inner?.kind === 'object') out.push({ kind, params: inner, site, table: str(prop(inner, 'TableName')), index, transactional: true });
+        if (inner?.kind === 'object') out.push({ kind, params: inner, site, table: tableNameOf(site, inner), index, transactional: true });
       }
     });
     return out;

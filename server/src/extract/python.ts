@@ -41,6 +41,15 @@ interface Fn {
   range: Range;
 }
 
+/** `self.x = ...` / `cls.x = ...` in a method, or `x = ...Table(...)` in a class body: `lhs` finds the class. */
+interface Member {
+  name: string;
+  lhs: TNode;
+  rhs: TNode;
+}
+
+const SELF = new Set(['self', 'cls']);
+
 /** Module-level assignments only (run with maxStartDepth 1: a fraction of a millisecond on any file). */
 const ENV_QUERY = `(expression_statement (assignment left: (_) @lhs right: (_) @rhs)) @assign`;
 
@@ -82,6 +91,12 @@ class PyExtractor {
   private assigns = new Map<string, Assign[]>();
   private receivers = new Map<string, Receiver>();
   private consumed = new Set<number>();
+  private members: Member[] = [];
+  /** `members` by `<class start>:<name>`, built on first use. */
+  private memberIndex?: Map<string, Member[]>;
+  /** The definition node of each function, for its parameters (kept apart: `Fn` objects become sites' enclosingFunction). */
+  private fnNodes = new WeakMap<Fn, TNode>();
+  private paramCache = new Map<Fn, Set<string>>();
 
   constructor(
     private text: string,
@@ -116,8 +131,11 @@ class PyExtractor {
         const c = captures(m.captures);
         if (c.call) {
           if (PY_METHODS.has(this.src(c.method))) calls.push(c);
-        } else if (c.fn) this.fns.push({ name: this.src(c.fname), range: this.range(c.fn) });
-        else if (c.assign && c.assign.parent?.parent?.type !== 'module') assigns.push(c);
+        } else if (c.fn) {
+          const fn = { name: this.src(c.fname), range: this.range(c.fn) };
+          this.fns.push(fn);
+          this.fnNodes.set(fn, c.fn);
+        } else if (c.assign && c.assign.parent?.parent?.type !== 'module') assigns.push(c);
       }
     this.fns.sort((a, b) => a.range.start - b.range.start);
     const local: Assign[] = [];
@@ -184,7 +202,9 @@ class PyExtractor {
     const name = target[target.length - 1];
     const kind = this.receiverOf(r);
     if (kind) this.receivers.set(name, kind);
+    if (target.length === 2 && SELF.has(target[0])) this.members.push({ name, lhs: l, rhs: r });
     if (l.type !== 'identifier') return;
+    if (kind === 'table' && l.parent?.parent?.parent?.parent?.type === 'class_definition') this.members.push({ name, lhs: l, rhs: r });
     const a: Assign = { name, rhs: r, pos: l.startIndex, scope: this.scopeAt(l.startIndex) };
     const list = this.assigns.get(name);
     if (list) list.push(a);
@@ -224,8 +244,22 @@ class PyExtractor {
     for (let s = this.scopeAt(pos); ; s = this.outerOf(s)) {
       const inScope = list.filter((a) => a.scope === s);
       if (inScope.length) return [...inScope].reverse().find((a) => a.pos < pos) ?? (s === -1 ? inScope[0] : undefined);
-      if (s === -1) return undefined;
+      // A parameter is local too: its value comes from the caller.
+      if (s === -1 || this.paramsOf(this.fns[s]).has(name)) return undefined;
     }
+  }
+
+  private paramsOf(fn: Fn): Set<string> {
+    let names = this.paramCache.get(fn);
+    if (names) return names;
+    names = new Set();
+    for (const p of this.fnNodes.get(fn)?.childForFieldName('parameters')?.namedChildren ?? []) {
+      if (!p) continue;
+      const id = p.type === 'identifier' ? p : p.type === 'default_parameter' || p.type === 'typed_default_parameter' ? p.childForFieldName('name') : p.namedChild(0);
+      if (id?.type === 'identifier') names.add(this.src(id));
+    }
+    this.paramCache.set(fn, names);
+    return names;
   }
 
   private outerOf(i: number): number {
@@ -245,7 +279,7 @@ class PyExtractor {
     if (n.type === 'await') return n.namedChild(0) ? this.receiverOf(n.namedChild(0)!) : undefined;
     if (n.type !== 'call') return undefined;
     const fnNode = n.childForFieldName('function');
-    const name = fnNode ? this.dotted(fnNode)?.pop() : undefined;
+    const name = fnNode?.type === 'attribute' ? this.src(fnNode.childForFieldName('attribute')!) : fnNode ? this.dotted(fnNode)?.pop() : undefined;
     if (name === 'Table') return 'table';
     if (name !== 'client' && name !== 'resource') return undefined;
     const args = n.childForFieldName('arguments');
@@ -257,8 +291,51 @@ class PyExtractor {
 
   private receiverKind(recv: TNode): Receiver | undefined {
     const d = this.dotted(recv);
-    if (d) return this.receivers.get(d[d.length - 1]);
-    return this.receiverOf(recv);
+    return (recv.type === 'attribute' ? this.receiverOf(recv) : undefined) ?? (d ? this.receivers.get(d[d.length - 1]) : this.receiverOf(recv));
+  }
+
+  /**
+   * The literal table name a `Table` receiver stands for: `ddb.Table('X')` / `Table(name=X)` with X resolvable, a
+   * variable bound to one (Python scoping), `self.t` / `cls.t` when every assignment of `t` in the class names the same
+   * table. Undefined for anything else (environment, parameters, f-strings with substitutions): never a guess.
+   */
+  private tableOf(n: TNode, hops = 0, members = true): StringNode | undefined {
+    while (n.type === 'parenthesized_expression' || n.type === 'await') {
+      const inner = n.namedChildren.find((c) => !!c && c.type !== 'comment');
+      if (!inner) return undefined;
+      n = inner;
+    }
+    if (hops > MAX_RESOLVE) return undefined;
+    if (n.type === 'call') {
+      const args = (n.childForFieldName('arguments')?.namedChildren ?? []).filter((c): c is TNode => !!c && c.type !== 'comment');
+      if (this.receiverOf(n) !== 'table' || args.length !== 1) return undefined;
+      const arg = args[0].type === 'keyword_argument' && this.src(args[0].childForFieldName('name')!) === 'name' ? args[0].childForFieldName('value') : args[0];
+      const v = arg && arg.type !== 'keyword_argument' ? this.value(arg, 1, 0) : undefined;
+      return v?.kind === 'string' ? v : undefined;
+    }
+    if (n.type === 'identifier') {
+      const a = this.lookup(this.src(n), n.startIndex);
+      return a ? this.tableOf(a.rhs, hops + 1) : undefined;
+    }
+    const d = this.dotted(n);
+    if (!members || d?.length !== 2 || !SELF.has(d[0])) return undefined;
+    const cls = classOf(n);
+    if (!cls) return undefined;
+    const found = (this.memberMap().get(`${cls.startIndex}:${d[1]}`) ?? []).map((m) => this.tableOf(m.rhs, hops + 1, false));
+    const first = found[0];
+    return first && found.every((t) => t?.value === first.value) ? first : undefined;
+  }
+
+  private memberMap(): Map<string, Member[]> {
+    if (this.memberIndex) return this.memberIndex;
+    this.memberIndex = new Map();
+    for (const m of this.members) {
+      const key = `${classOf(m.lhs)?.startIndex}:${m.name}`;
+      const list = this.memberIndex.get(key);
+      if (list) list.push(m);
+      else this.memberIndex.set(key, [m]);
+    }
+    return this.memberIndex;
   }
 
   private enclosing(pos: number): Fn | undefined {
@@ -300,6 +377,8 @@ class PyExtractor {
     };
     const fn = this.enclosing(call.startIndex);
     if (fn) site.enclosingFunction = fn;
+    const table = kind === 'table' ? this.tableOf(recv) : undefined;
+    if (table) site.receiverTable = table;
     return site;
   }
 
@@ -488,6 +567,12 @@ class PyExtractor {
     }
     return this.unknown(n);
   }
+}
+
+/** The innermost class whose body holds n (through methods and nested blocks). */
+function classOf(n: TNode): TNode | undefined {
+  for (let p = n.parent; p; p = p.parent) if (p.type === 'class_definition') return p;
+  return undefined;
 }
 
 function captures(list: { name: string; node: TNode }[]): Record<string, TNode> {

@@ -18,6 +18,7 @@ export function shiftSite(s: RequestSite, from: number, diff: number): void {
   // Sites of one function share its enclosingFunction object: replace, never shift it.
   if (s.enclosingFunction) s.enclosingFunction = { name: s.enclosingFunction.name, range: { start: move(s.enclosingFunction.range.start), end: move(s.enclosingFunction.range.end) } };
   const stack: VNode[] = [s.params];
+  if (s.receiverTable) stack.push(s.receiverTable);
   while (stack.length) {
     const v = stack.pop()!;
     if (v.kind === 'string') {
@@ -42,6 +43,7 @@ export function maxRef(sites: RequestSite[]): number {
   for (const s of sites) {
     m = Math.max(m, s.range.end, s.enclosingFunction?.range.end ?? 0);
     stack.push(s.params);
+    if (s.receiverTable) stack.push(s.receiverTable);
   }
   while (stack.length) {
     const v = stack.pop()!;

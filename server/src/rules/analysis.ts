@@ -304,6 +304,6 @@ export function tableId(text: string, op: Operation): string | undefined {
   if (op.table) return op.table;
   const t = prop(op.params, 'TableName');
   if (t) return 'expr:' + text.slice(t.range.start, t.range.end);
-  // boto3 Table methods carry no TableName: the receiver identifies the table; we cannot tell, so compare as equal.
+  // No TableName and no resolvable boto3 Table receiver (`op.table` holds those): unknown, so compare as equal.
   return undefined;
 }

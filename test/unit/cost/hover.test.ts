@@ -111,7 +111,7 @@ table.update_item(Key={"PK": "POST#1"}, UpdateExpression="SET likes = likes - :o
     assert.equal(like.hover, LIKE_HOVER);
     assert.deepEqual(get.hover.split('\n').slice(4, 7), ['| Get `Posts` | 1 KB (assumed) | 1 RCU (strong) |', '', '**Per call:** 1 RCU · **on-demand:** $0.125 per million calls (us-east-1)']);
     assert.equal(counter.api, 'UpdateItem');
-    assert.ok(counter.hover.includes('| Update | 1 KB (assumed) | 1 WCU |'));
+    assert.ok(counter.hover.includes('| Update `Posts` | 1 KB (assumed) | 1 WCU |'), 'names the Table the call is made on');
     assert.ok(counter.hover.endsWith(SHARD('likes')));
   });
 

@@ -54,7 +54,7 @@ describe('extract: annotated fixtures', () => {
     const names = (file: string) => only(file).sites.map((s) => slice(only(file).text, s.nameRange));
     assert.deepEqual(names('sdk-v3-client.ts'), ['TransactWriteItemsCommand', 'updateItem', 'QueryCommand', 'UpdateItemCommandInput', 'Put', 'ddb.DeleteItemCommand']);
     assert.deepEqual(names('sdk-v2.js'), ['transactWrite', 'updateItem', 'update', 'query']);
-    assert.deepEqual(names('boto3_resource.py'), ['update_item', 'update_item', 'put_item', 'query', 'batch_write_item']);
+    assert.deepEqual(names('boto3_resource.py'), ['update_item', 'update_item', 'put_item', 'query', 'batch_write_item', 'put_item', 'put_item']);
   });
 
   it('resolves constants and concatenations to the characters that hold them', () => {

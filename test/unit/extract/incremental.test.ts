@@ -51,7 +51,7 @@ describe('extract: incremental re-parse gives the same sites as a full parse', (
       for (const site of extract(fixture(file), languageIdForPath(file)!).sites) {
         once(site.range, 'site range');
         once(site.nameRange, 'name range');
-        const stack: VNode[] = [site.params];
+        const stack: VNode[] = [site.params, ...(site.receiverTable ? [site.receiverTable] : [])];
         while (stack.length) {
           const v = stack.pop()!;
           once(v, 'node');

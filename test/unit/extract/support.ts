@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RequestSite, StringNode, VNode } from '../../../server/src/extract';
+import { RequestSite, StringNode, VNode, tableNameOf } from '../../../server/src/extract';
 
 export const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'extract');
 
@@ -17,14 +17,16 @@ export interface Expected {
   sdk: string;
   fn?: string;
   fields?: string[];
+  /** The literal table the request names (`TableName` or its boto3 `Table` receiver); `-` for none. */
+  table?: string;
 }
 
-/** `// @site <api> <style> <sdk> [fn=name] [fields=a,b]` (or `#` in Python), in document order. */
+/** `// @site <api> <style> <sdk> [fn=name] [fields=a,b] [table=name|-]` (or `#` in Python), in document order. */
 export function annotations(text: string): Expected[] {
   const out: Expected[] = [];
   for (const m of text.matchAll(/(?:\/\/|#)\s*@site\s+(\S+)\s+(\S+)\s+(\S+)([^\n]*)/g)) {
     const attrs = Object.fromEntries([...m[4].matchAll(/(\w+)=(\S+)/g)].map((a) => [a[1], a[2]]));
-    out.push({ at: m.index ?? 0, api: m[1], style: m[2], sdk: m[3], fn: attrs.fn, fields: attrs.fields?.split(',') });
+    out.push({ at: m.index ?? 0, api: m[1], style: m[2], sdk: m[3], fn: attrs.fn, fields: attrs.fields?.split(','), table: attrs.table });
   }
   return out;
 }
@@ -67,6 +69,7 @@ export function assertMatchesAnnotations(text: string, sites: RequestSite[], exp
     const e = expected[i];
     assert.ok(s.range.start > e.at && (i + 1 === expected.length || s.range.start < expected[i + 1].at), `site ${i} (${s.api}) sits after its annotation`);
     if (e.fn) assert.equal(s.enclosingFunction?.name, e.fn, `enclosing function of site ${i}`);
+    if (e.table) assert.equal(tableNameOf(s) ?? '-', e.table, `table of site ${i}`);
     if (e.fields) assert.deepEqual(s.params.properties.map((p) => p.key), e.fields, `fields of site ${i}`);
     assert.equal(s.apiSource === 'call' || s.apiSource === 'inferred', true);
     assert.ok(s.nameRange.start >= s.range.start - 200 && s.nameRange.end <= text.length);
