@@ -12,6 +12,9 @@
  * differs by one byte elsewhere (`-1` is 3 bytes, `1.001` is 4). We use the exact encoding.
  */
 import { ObjectNode, ValueStyle, VNode } from '../extract/model';
+import { base64DecodedLength } from '../extract/strings';
+
+export { base64DecodedLength };
 import { utf8Length } from '../expression/lexer';
 
 export interface SizeResult {
@@ -21,14 +24,6 @@ export interface SizeResult {
   known: boolean;
 }
 
-/** Length of the bytes a base64 string decodes to (whitespace ignored), or undefined when it is not base64. */
-export function base64DecodedLength(s: string): number | undefined {
-  const t = s.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(t)) return undefined;
-  const body = t.replace(/=+$/, '');
-  if (body.length % 4 === 1) return undefined;
-  return Math.floor((body.length * 3) / 4);
-}
 
 const NUMBER_RE = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
@@ -87,7 +82,7 @@ function binarySize(node: VNode | undefined): SizeResult {
     const n = base64DecodedLength(node.value);
     return n === undefined ? UNKNOWN : { bytes: n, known: true };
   }
-  return UNKNOWN; // a Buffer/bytes expression: its length is not in the model
+  return node?.kind === 'binary' && node.length !== undefined ? { bytes: node.length, known: true } : UNKNOWN;
 }
 
 function listOf(node: VNode | undefined, each: (v: VNode) => SizeResult): SizeResult {
@@ -158,8 +153,10 @@ function documentSize(node: VNode): SizeResult {
       return documentContainer(node.items.map(documentSize), node.complete);
     case 'object':
       return mapSize(node, 'document');
+    case 'binary':
+      return node.length === undefined ? UNKNOWN : { bytes: node.length, known: true };
     default:
-      return UNKNOWN; // binary (length not modelled), unknown
+      return UNKNOWN;
   }
 }
 

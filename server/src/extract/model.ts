@@ -82,6 +82,8 @@ export interface NullNode {
 export interface BinaryNode {
   kind: 'binary';
   range: Range;
+  /** Its length in bytes when the source spells it out (`Buffer.from('abc')`, `b'\x00\x01'`, `new Uint8Array([1, 2])`). */
+  length?: number;
 }
 
 /** A native set: `new Set([...])`, Python `{1, 2}` / `set(...)`, SDK v2 `createSet([...])`. */

@@ -512,7 +512,12 @@ class PyExtractor {
       if (!s) return this.unknown(n);
       pieces.push(s);
     }
-    if (bytes) return { kind: 'binary', range: this.range(n) };
+    if (bytes) {
+      // A bytes literal holds only code points 0..255 after decoding, one byte each.
+      const length = pieces.reduce((sum, piece) => sum + piece.value.length, 0);
+      const ok = pieces.every((piece) => [...piece.value].every((ch) => ch.charCodeAt(0) <= 0xff));
+      return { kind: 'binary', range: this.range(n), ...(ok ? { length } : {}) };
+    }
     return concatStrings(pieces, this.range(n));
   }
 
@@ -560,7 +565,17 @@ class PyExtractor {
       if (v.kind === 'set') return { ...v, range };
       return this.unknown(n);
     }
-    if (name === 'Binary' || name === 'bytes' || name === 'bytearray') return { kind: 'binary', range };
+    if (name === 'Binary' || name === 'bytes' || name === 'bytearray') {
+      // Binary(b'..'), bytes([1, 2]), bytearray(16): the length when the argument spells it out.
+      const v = argList.length === 1 && argList[0].type !== 'keyword_argument' ? this.value(argList[0], depth + 1, hops) : undefined;
+      const length =
+        v?.kind === 'binary' ? v.length
+        : v?.kind === 'array' && v.complete && v.items.every((i) => i.kind === 'number') ? v.items.length
+        : v?.kind === 'number' && name !== 'Binary' && /^\d+$/.test(v.text) ? Number(v.text)
+        : !argList.length && name !== 'Binary' ? 0
+        : undefined;
+      return { kind: 'binary', range, ...(length !== undefined ? { length } : {}) };
+    }
     if (name === 'dict' && argList.every((a) => a.type === 'keyword_argument')) {
       const o = this.kwargs(args);
       return { ...o, range };

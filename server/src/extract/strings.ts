@@ -228,3 +228,12 @@ export function concatStrings(pieces: StringNode[], range: Range): StringNode {
   offsets.push(pieces[pieces.length - 1].offsets[pieces[pieces.length - 1].value.length]);
   return { kind: 'string', value: pieces.map((p) => p.value).join(''), offsets, ends, range };
 }
+
+/** Length of the bytes a base64 string decodes to (whitespace ignored), or undefined when it is not base64. */
+export function base64DecodedLength(s: string): number | undefined {
+  const t = s.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(t)) return undefined;
+  const body = t.replace(/=+$/, '');
+  if (body.length % 4 === 1) return undefined;
+  return Math.floor((body.length * 3) / 4);
+}

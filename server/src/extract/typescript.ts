@@ -5,7 +5,8 @@
 import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, markMutatedLater } from './infer';
-import { concatStrings, decodeJs } from './strings';
+import { base64DecodedLength, concatStrings, decodeJs } from './strings';
+import { utf8Length } from '../expression/lexer';
 import { maxRef, shiftSite } from './remap';
 
 const K = ts.SyntaxKind;
@@ -600,10 +601,51 @@ class UnitExtractor {
       const v = this.value(arg, u, depth + 1, hops);
       return v.kind === 'array' && v.complete ? { kind: 'set', items: v.items, range } : this.unknown(n, u);
     }
-    if (ts.isNewExpression(n) && (last === 'Uint8Array' || last === 'Buffer' || last === 'ArrayBuffer')) return { kind: 'binary', range };
-    if (parts && parts.length === 2 && ['Buffer', 'Uint8Array'].includes(parts[0]) && ['from', 'alloc', 'of'].includes(parts[1])) return { kind: 'binary', range };
-    if (last === 'encode' && ts.isPropertyAccessExpression(n.expression) && ts.isNewExpression(n.expression.expression) && dotted(n.expression.expression.expression)?.pop() === 'TextEncoder') return { kind: 'binary', range };
+    const binary = (length?: number): VNode => ({ kind: 'binary', range, ...(length !== undefined ? { length } : {}) });
+    const argValue = (i: number) => (n.arguments?.[i] ? this.value(n.arguments[i], u, depth + 1, hops) : undefined);
+    if (ts.isNewExpression(n) && (last === 'Uint8Array' || last === 'Buffer' || last === 'ArrayBuffer')) return binary(byteLength(argValue(0)));
+    if (parts && parts.length === 2 && ['Buffer', 'Uint8Array'].includes(parts[0]) && ['from', 'alloc', 'of'].includes(parts[1])) {
+      if (parts[1] === 'of') return binary(n.arguments?.every((a) => !ts.isSpreadElement(a)) ? n.arguments.length : undefined);
+      const first = argValue(0);
+      if (parts[1] === 'alloc') return binary(byteLength(first?.kind === 'number' ? first : undefined));
+      const enc = argValue(1);
+      return binary(byteLength(first, enc === undefined ? 'utf8' : enc.kind === 'string' ? enc.value : undefined));
+    }
+    const callee = n.expression;
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'encode' && ts.isNewExpression(callee.expression) && dotted(callee.expression.expression)?.pop() === 'TextEncoder')
+      return binary(byteLength(argValue(0), 'utf8'));
     return this.unknown(n, u);
+  }
+}
+
+/**
+ * The byte length of what `Buffer.from(x, encoding)` / `new Uint8Array(x)` / `Buffer.alloc(n)` build from a resolved
+ * value: a string in a known encoding, a complete array of numbers, a non-negative integer size, or another binary.
+ */
+function byteLength(v: VNode | undefined, encoding?: string): number | undefined {
+  if (!v) return undefined;
+  if (v.kind === 'binary') return v.length;
+  if (v.kind === 'array') return v.complete && v.items.every((i) => i.kind === 'number') ? v.items.length : undefined;
+  if (v.kind === 'number') return /^\d+$/.test(v.text) ? Number(v.text) : undefined;
+  if (v.kind !== 'string' || encoding === undefined) return undefined;
+  switch (encoding.toLowerCase()) {
+    case 'utf8':
+    case 'utf-8':
+      return utf8Length(v.value);
+    case 'base64':
+    case 'base64url':
+      return base64DecodedLength(v.value);
+    case 'hex':
+      return /^([0-9a-f]{2})*$/i.test(v.value) ? v.value.length / 2 : undefined;
+    case 'latin1':
+    case 'binary':
+    case 'ascii':
+      return v.value.length;
+    case 'utf16le':
+    case 'ucs2':
+      return v.value.length * 2;
+    default:
+      return undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Builds VNode trees and RequestSites from plain JS values, for cost tests: strings, numbers, booleans, null, arrays
- * and objects map to their nodes; a `Set` to a set node; `UNKNOWN` to an unknown node; `num('1.50')` keeps a number's
+ * and objects map to their nodes; a `Set` to a set node; `UNKNOWN` to an unknown node; a `Uint8Array` to binary of its length; `num('1.50')` keeps a number's
  * text as written.
  */
 import type { Api, HostLanguage, ObjectNode, RequestSite, ValueStyle, VNode } from '../../../server/src/extract/model';
@@ -17,7 +17,7 @@ export function v(x: unknown): VNode {
   if (typeof x === 'boolean') return { kind: 'bool', value: x, range: r };
   if (x === null) return { kind: 'null', range: r };
   if (x instanceof Set) return { kind: 'set', items: [...x].map(v), range: r };
-  if (x instanceof Uint8Array) return { kind: 'binary', range: r };
+  if (x instanceof Uint8Array) return { kind: 'binary', range: r, length: x.length };
   if (Array.isArray(x)) return { kind: 'array', items: x.map(v), complete: true, range: r };
   if (typeof x === 'object' && NUM in x) return { kind: 'number', text: (x as Record<symbol, string>)[NUM], range: r };
   if (typeof x === 'object') {

@@ -118,9 +118,15 @@ describe('cost: attribute value sizes, document style', () => {
   for (const [name, value, bytes] of cases) {
     it(name, () => assert.deepEqual(valueSize(v(value), 'document'), { bytes, known: true }));
   }
-  it('binary and unknown values are unknown', () => {
-    assert.equal(valueSize(v(new Uint8Array([1])), 'document').known, false);
+  it('binary of unknown length and unknown values are unknown', () => {
+    assert.equal(valueSize({ kind: 'binary', range: { start: 0, end: 0 } }, 'document').known, false);
     assert.equal(valueSize(v(UNKNOWN), 'document').known, false);
+  });
+  it('binary of known length counts its bytes (document style, and low-level B / BS given as bytes)', () => {
+    const bin = (length: number) => new Uint8Array(length);
+    assert.deepEqual(valueSize(v(bin(5)), 'document'), { bytes: 5, known: true });
+    assert.deepEqual(valueSize(v({ B: bin(7) }), 'low-level'), { bytes: 7, known: true });
+    assert.deepEqual(valueSize(v({ BS: [bin(2), bin(3)] }), 'low-level'), { bytes: 5, known: true });
   });
 });
 
