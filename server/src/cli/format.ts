@@ -137,7 +137,6 @@ export interface ToolInfo {
   informationUri: string;
 }
 
-/** SARIF 2.1.0 log: one run, the rules that exist (metadata for code scanning), one result per finding. */
 /**
  * A file under the working directory is a relative URI against SRCROOT (what code scanning maps to the repository);
  * one outside it is an absolute file URI. Segments are percent-encoded (a `#` or `?` in a name is not a fragment).
@@ -147,6 +146,7 @@ function sarifArtifact(file: string, cwd: string): { uri: string; uriBaseId?: st
   return { uri: file.split(/[\\/]/).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' };
 }
 
+/** SARIF 2.1.0 log: one run, the rules that exist (metadata for code scanning), one result per finding. */
 export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool: ToolInfo): Log {
   const used = new Set(reports.flatMap((r) => r.findings.map((f) => f.ruleId)));
   const known = new Map(rules.map((r) => [r.id, r]));
