@@ -130,13 +130,38 @@ export function requiredAttributes(c: ConditionNode, names: Names): Set<string> 
   return out;
 }
 
-/** Attribute names a condition requires to exist / not exist as a top-level conjunct: `fn(path)` with fn the given name. */
-export function guardedAttributes(c: ConditionNode, fn: 'attribute_exists' | 'attribute_not_exists', names: Names): string[] {
+/**
+ * Attribute names a condition requires to exist / not exist as a top-level conjunct: `fn(path)`, `NOT opposite(path)`,
+ * or an OR whose every branch is such a guard (on one of `keys`, when they are known).
+ */
+export function guardedAttributes(c: ConditionNode, fn: 'attribute_exists' | 'attribute_not_exists', names: Names, keys: string[] = []): string[] {
+  const opposite = fn === 'attribute_exists' ? 'attribute_not_exists' : 'attribute_exists';
+  /** The attribute one guard names: `fn(a)`, or `NOT opposite(a)`. */
+  const single = (n: ConditionNode): string | undefined => {
+    while (n.type === 'paren') n = n.inner;
+    let name = fn;
+    if (n.type === 'not') {
+      n = n.operand;
+      while (n.type === 'paren') n = n.inner;
+      name = opposite;
+    }
+    if (n.type !== 'functionCondition' || n.fn.name !== name) return undefined;
+    const arg = n.fn.args[0];
+    return arg?.type === 'path' ? pathKey(arg, names) : undefined;
+  };
+  const disjuncts = (n: ConditionNode): ConditionNode[] =>
+    n.type === 'paren' ? disjuncts(n.inner) : n.type === 'or' ? [...disjuncts(n.left), ...disjuncts(n.right)] : [n];
   const out: string[] = [];
   for (const part of conjuncts(c)) {
-    if (part.type !== 'functionCondition' || part.fn.name !== fn) continue;
-    const arg = part.fn.args[0];
-    if (arg?.type === 'path') out.push(pathKey(arg, names));
+    const one = single(part);
+    if (one !== undefined) {
+      out.push(one);
+      continue;
+    }
+    // `attribute_not_exists(PK) OR attribute_not_exists(SK)`: an item exists exactly when all its key attributes do, so
+    // an OR of guards on key attributes is the same guard. Every branch must be one (on a key, when the keys are known).
+    const branches = disjuncts(part).map(single);
+    if (branches.length > 1 && branches.every((b) => b !== undefined && (!keys.length || keys.includes(b)))) out.push(...(branches as string[]));
   }
   return out;
 }

@@ -45,7 +45,7 @@ function isGuarded(text: string, child: Operation, fn: 'attribute_exists' | 'att
   const c = conditionOf(child.params);
   if (c.state === 'unknown') return true;
   if (c.state === 'parsed') {
-    const attrs = guardedAttributes(c.ast, fn, namesOf(child.params));
+    const attrs = guardedAttributes(c.ast, fn, namesOf(child.params), keys);
     if (attrs.length && (keys.length === 0 || attrs.some((a) => keys.includes(a)))) return true;
   }
   // A ConditionCheck on the child's key with the same kind of guard.

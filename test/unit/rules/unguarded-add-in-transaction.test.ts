@@ -75,6 +75,11 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
   { name: 'guard on the partition key', dialect: d, code: tx(d, [put('attribute_not_exists(PK)'), counter('ADD likeTally :one', 1)]) },
   { name: 'guard on both key attributes', dialect: d, code: tx(d, [put('attribute_not_exists(PK) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)]) },
   { name: 'the article: Delete guarded by attribute_exists(SK)', dialect: d, code: tx(d, [del('attribute_exists(SK)'), counter('ADD likeTally :minusOne', -1)]) },
+  { name: 'NOT attribute_exists(SK) is the same guard', dialect: d, code: tx(d, [put('NOT attribute_exists(SK)'), counter('ADD likeTally :one', 1)]) },
+  { name: 'a parenthesised NOT (attribute_exists(PK)) guard', dialect: d, code: tx(d, [put('likedAt > :zero AND (NOT (attribute_exists(PK)))', { ExpressionAttributeValues: { ':zero': 0 } }), counter('ADD likeTally :one', 1)]) },
+  { name: 'an OR of guards on both key attributes is the same guard', dialect: d, code: tx(d, [put('attribute_not_exists(PK) OR attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)]) },
+  { name: 'unlike: an OR of attribute_exists on the key attributes', dialect: d, code: tx(d, [del('attribute_exists(PK) OR attribute_exists(SK)'), counter('ADD likeTally :minusOne', -1)]) },
+  { name: 'unlike: NOT attribute_not_exists(SK)', dialect: d, code: tx(d, [del('NOT attribute_not_exists(SK)'), counter('ADD likeTally :minusOne', -1)]) },
   {
     name: 'a ConditionCheck guards the count',
     dialect: d,
