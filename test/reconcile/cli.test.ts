@@ -1,37 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { main } from '../../server/src/cli';
-import { ReconcileIO, reconcileCommand } from '../../server/src/cli/reconcile';
 import { createTable, likes, post, putItems, seedSocial } from '../../server/src/reconcile/seed';
 import { freePort } from '../../scripts/dynamodb-local';
-import { snapshot, tableName, useLocal } from './support';
-
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-function io(stdin?: { tty: boolean; answer?: string }): ReconcileIO & { result: () => Omit<Run, 'code'> } {
-  let out = '';
-  let err = '';
-  let input: PassThrough | undefined;
-  if (stdin) {
-    input = Object.assign(new PassThrough(), { isTTY: stdin.tty });
-    if (stdin.answer !== undefined) input.end(stdin.answer + '\n');
-    else input.end();
-  }
-  return {
-    cwd: process.cwd(),
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    stdin: input,
-    signal: new AbortController().signal,
-    result: () => ({ out, err }),
-  };
-}
+import { runReconcile, snapshot, tableName, useLocal } from './support';
 
 describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
   this.timeout(120_000);
@@ -44,11 +17,7 @@ describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
     args = ['--endpoint', local.get().endpoint, '--table', social, '--parent-sk', 'META', '--counter', 'likeTally', '--child-prefix', 'LIKE#'];
   });
 
-  async function run(argv: string[], stdin?: { tty: boolean; answer?: string }): Promise<Run> {
-    const x = io(stdin);
-    const code = await reconcileCommand(argv, x);
-    return { code, ...x.result() };
-  }
+  const run = runReconcile;
 
   it('exits 1 with the drifted rows as JSON', async () => {
     const r = await run([...args, '--format', 'json', '--segments', '2']);

@@ -104,7 +104,7 @@ describe('reconcile engine (DynamoDB Local)', function () {
         { pk: 'POST#big', stored: 1000, actual: 1200, drift: 200 },
         { pk: 'POST#str', stored: null, actual: 3, drift: 3 },
       ]);
-      assert.equal(r.drifted[1].note, 'counter holds a S value, not a number');
+      assert.equal(r.drifted[1].note, 'counter holds S "3", not a number (never repaired)');
       assert.deepEqual(r.orphans, [{ key: { PK: 'POST#orphan' }, actual: 2 }]);
       assert.ok(pages.filter((c) => c === 'QueryCommand').length >= 3 + 1, `pages: ${pages.join(',')}`);
       const scan = await reconcile(client, { table: t, pattern: LIKES, scope: { kind: 'table', segments: 3 } });

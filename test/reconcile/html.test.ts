@@ -50,7 +50,7 @@ describe('reconcile results page and exports', () => {
   it('prints a terminal table with a note column only when a row has a note', () => {
     const lines = formatTable(report).split('\n');
     assert.equal(lines[1], 'key                                         stored  actual  drift  note');
-    assert.equal(lines[4], 'PK=POST#b2c4 SK=META                       missing       2     +2  a "quoted", note');
-    assert.equal(lines.at(-1), '3 drifted of 6 checked; 36 items read, 1.5 RCU consumed, 4 requests, 1.23 s');
+    assert.equal(lines[4], 'PK=POST#b2c4 SK=META                       invalid       2     +2  a "quoted", note');
+    assert.equal(lines.at(-1), '3 drifted of 6 checked, 1 without a parent item; 36 items read, 1.5 RCU consumed, 4 requests, 1.23 s');
   });
 });

@@ -1,7 +1,9 @@
 /** Shared by the reconcile tests: one DynamoDB Local per test file, fresh table names, a cuttable TCP proxy. */
 import { createConnection, createServer, Server, Socket } from 'node:net';
-import { AttributeValue, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { PassThrough } from 'node:stream';
+import { AttributeValue, CreateTableCommand, DynamoDBClient, ScalarAttributeType, ScanCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { LocalDynamo, freePort, localClient, startDynamoDBLocal } from '../../scripts/dynamodb-local';
+import { reconcileCommand } from '../../server/src/cli/reconcile';
 
 export function useLocal(): { get: () => LocalDynamo } {
   let local: LocalDynamo | undefined;
@@ -67,4 +69,49 @@ export function beforeSend(client: DynamoDBClient, hook: (command: string, input
     },
     { step: 'initialize', name: `testHook${Math.random()}` },
   );
+}
+
+/** A table with any key schema (`['pk', 'S']`, a hash-only table when `range` is omitted), as other people's tables are. */
+export async function createKeyedTable(
+  client: DynamoDBClient,
+  table: string,
+  hash: [string, ScalarAttributeType],
+  range?: [string, ScalarAttributeType],
+): Promise<void> {
+  const keys = range ? [hash, range] : [hash];
+  await client.send(
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: keys.map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+      KeySchema: keys.map(([AttributeName], i) => ({ AttributeName, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
+    }),
+  );
+  await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: table });
+}
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Run `dynalint reconcile` in-process; `stdin` is a terminal (answering `answer`) or not. */
+export async function runReconcile(argv: string[], stdin?: { tty: boolean; answer?: string }): Promise<CliRun> {
+  let out = '';
+  let err = '';
+  let input: (PassThrough & { isTTY?: boolean }) | undefined;
+  if (stdin) {
+    input = Object.assign(new PassThrough(), { isTTY: stdin.tty });
+    if (stdin.answer !== undefined) input.end(stdin.answer + '\n');
+    else input.end();
+  }
+  const code = await reconcileCommand(argv, {
+    cwd: process.cwd(),
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    stdin: input,
+    signal: new AbortController().signal,
+  });
+  return { code, out, err };
 }

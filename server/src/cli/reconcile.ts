@@ -1,11 +1,12 @@
 /**
  * `dynalint reconcile --table T --parent-sk META --counter likeTally --child-prefix LIKE# [...]`
  *
- * Exit 0: no drift. 1: drift found (also after a repair fixed it: the report is of what was found).
+ * Exit 0: no drift. 1: drift found, or children/shards with no parent item, or a parent key that does not exist (also
+ * after a repair fixed it: the report is of what was found).
  * 2: bad usage or an error (table missing, access denied, endpoint unreachable), or a partial run that found none.
  */
 import { createInterface } from 'node:readline';
-import { CounterPattern, ReconcileError, ReconcileReport, RepairReport, Scope } from '../reconcile/types';
+import { CounterPattern, ReconcileError, ReconcileReport, RepairReport, RepairResult, Scope } from '../reconcile/types';
 import { createClient } from '../reconcile/client';
 import { reconcile } from '../reconcile/engine';
 import { repair } from '../reconcile/repair';
@@ -37,11 +38,14 @@ Reading:
   --consistent            Strongly consistent reads (twice the RCU)
   --max-rcu N             Stop after N RCU with a partial report
 Repair (never by default):
-  --repair                Set each drifted parent's counter to its re-counted value, conditioned on the value read
+  --repair                Set each drifted parent's counter to its re-counted value, conditioned on the value read;
+                          never creates a missing parent, never overwrites a counter that is not a number
   --yes                   Do not ask before writing (required when stdin is not a terminal)
 Output:
   --format table|json     Report format (default: table)
   --help                  Show this help
+
+Exit: 0 no drift; 1 drift, or items with no parent (also after a repair); 2 an error, or a partial run with no drift.
 `;
 
 /** CliIO plus what a reconcile run may need: a stdin to confirm on, and a signal to cancel (Ctrl-C). */
@@ -162,20 +166,29 @@ export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise
     if (o.format === 'table') io.stdout(formatTable(report) + '\n');
     let repaired: RepairReport | undefined;
     let refusal: { message: string; code: number } | undefined;
-    if (o.repair && report.drifted.length) {
+    // Only rows without a note are written. A non-number counter (or shard) is shown, never written; a partition with
+    // no parent item is listed as such: repair never creates an item. Neither is read again nor asked about.
+    const writable = report.drifted.filter((d) => !d.note);
+    if (o.repair && (report.drifted.length || report.orphans.length)) {
       if (o.pattern.parentSk === undefined) {
         refusal = { message: 'a sharded stored count (no --parent-sk) is reported, not repaired', code: EXIT.usage };
       } else if (report.partial) {
         refusal = { message: 'not repairing after a partial run: nothing written', code: EXIT.problems };
-      } else if (!o.yes) {
-        const q = `Write ${o.pattern.counter} on ${report.drifted.length} item(s) in ${o.table}, each only if it still holds the value read? [y/N] `;
+      } else if (!o.yes && writable.length) {
+        const q = `Write ${o.pattern.counter} on ${writable.length} item(s) in ${o.table}, each only if it still holds the value read? [y/N] `;
         const answer = await ask(io, q);
         if (answer === undefined) refusal = { message: 'refusing to write without --yes: stdin is not a terminal', code: EXIT.usage };
         else if (!answer) refusal = { message: 'nothing written', code: EXIT.problems };
       }
       if (!refusal) {
-        const pkName = Object.keys(report.drifted[0].key)[0];
-        repaired = await repair(client, { table: o.table, pattern: o.pattern, parents: report.drifted.map((d) => d.key[pkName]), signal: io.signal });
+        const parents = writable.map((d) => Object.values(d.key)[0]);
+        repaired = parents.length
+          ? await repair(client, { table: o.table, pattern: o.pattern, parents, signal: io.signal })
+          : { results: [], written: 0, consumedRcu: 0, consumedWcu: 0, elapsedMs: 0 };
+        repaired.results.push(
+          ...report.drifted.filter((d) => d.note).map((d): RepairResult => ({ key: d.key, outcome: { status: 'not-attempted', reason: d.note! } })),
+          ...report.orphans.map((d): RepairResult => ({ key: d.key, outcome: { status: 'no-parent' } })),
+        );
       }
     }
     if (o.format === 'json') io.stdout(JSON.stringify(jsonReport(report, repaired), null, 2) + '\n');
@@ -184,7 +197,7 @@ export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise
       io.stderr(`dynalint reconcile: ${refusal.message}\n`);
       return refusal.code;
     }
-    if (report.drifted.length) return EXIT.problems;
+    if (report.drifted.length || report.orphans.length) return EXIT.problems;
     if (report.partial) {
       io.stderr(`dynalint reconcile: ${report.partial.message} No drift among the ${report.checked} checked; the rest is unknown.\n`);
       return EXIT.usage;

@@ -17,6 +17,10 @@ export interface Connection {
   region?: string;
   profile?: string;
   endpoint?: string;
+  /** Give up connecting after this many ms (default 10 s): a blackholed endpoint fails instead of hanging. */
+  connectTimeoutMs?: number;
+  /** Give up on an answer after this many ms (default 30 s, ample for a 1 MB page). */
+  requestTimeoutMs?: number;
 }
 
 function isLoopback(endpoint: string | undefined): boolean {
@@ -46,6 +50,8 @@ export function createClient(conn: Connection): DynamoDBClient {
     credentials,
     // Retries are ours (throttling only, with jitter, abortable and counted); connection errors fail fast.
     maxAttempts: 1,
+    // Without timeouts an endpoint that accepts the connection and never answers hangs the run forever.
+    requestHandler: { connectionTimeout: conn.connectTimeoutMs ?? 10_000, requestTimeout: conn.requestTimeoutMs ?? 30_000, throwOnRequestTimeout: true },
   });
 }
 
@@ -65,7 +71,7 @@ export async function describeKeys(client: DynamoDBClient, table: string, signal
   const schema = out.Table?.KeySchema ?? [];
   const pk = schema.find((k) => k.KeyType === 'HASH')?.AttributeName;
   const sk = schema.find((k) => k.KeyType === 'RANGE')?.AttributeName;
-  if (!pk) throw new ReconcileError(`Table "${table}" has no partition key in its description.`, 'aws');
+  if (!pk) throw new ReconcileError(`The endpoint's description of table "${table}" has no key schema: is it DynamoDB?`, 'aws');
   if (!sk) {
     throw new ReconcileError(
       `Table "${table}" has no sort key: a parent and its children must share a partition, told apart by sort key.`,
@@ -89,10 +95,18 @@ export function typedKey(value: string, type: KeySchema['pkType']): AttributeVal
   return { S: value };
 }
 
+/**
+ * A key value for reports: numbers stay numbers while a double holds them exactly (up to 15 significant digits, or a
+ * safe integer); longer ones (DynamoDB keeps 38 digits) stay text, so the key still names the item when repaired.
+ */
 export function plainValue(v: AttributeValue | undefined): string | number {
   if (!v) return '';
   if (v.S !== undefined) return v.S;
-  if (v.N !== undefined) return Number(v.N);
+  if (v.N !== undefined) {
+    const x = Number(v.N);
+    const digits = v.N.replace(/e.*$/i, '').replace(/\D/g, '').replace(/^0+/, '').replace(/0+$/, '').length;
+    return digits <= 15 || Number.isSafeInteger(x) ? x : v.N;
+  }
   if (v.B !== undefined) return Buffer.from(v.B).toString('base64');
   return JSON.stringify(v);
 }
@@ -111,12 +125,17 @@ export function plainKey(keys: KeySchema, pk: AttributeValue, sk?: string): Plai
   return k;
 }
 
-/** A counter value read from an item: null when missing, NaN-free number otherwise, or a note when not a number. */
+/**
+ * A counter value read from an item: null when missing, a number otherwise, or null with a note when it is not a
+ * number (`{S: "3"}`, a BOOL...). Such a counter is reported, never repaired: `ADD` on it fails, so whatever wrote it
+ * is broken, and overwriting it would hide that.
+ */
 export function counterValue(v: AttributeValue | undefined): { value: number | null; note?: string } {
   if (!v) return { value: null };
   if (v.N !== undefined) return { value: Number(v.N) };
-  const type = Object.keys(v).find((k) => (v as unknown as Record<string, unknown>)[k] !== undefined) ?? '?';
-  return { value: null, note: `counter holds a ${type} value, not a number` };
+  const [type, raw] = Object.entries(v).find(([, x]) => x !== undefined) ?? ['?', undefined];
+  const text = JSON.stringify(raw instanceof Uint8Array ? Buffer.from(raw).toString('base64') : raw) ?? '';
+  return { value: null, note: `counter holds ${type} ${text.length > 24 ? text.slice(0, 23) + '…' : text}, not a number (never repaired)` };
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -244,6 +263,7 @@ export function toReconcileError(e: unknown, table: string, where = ''): Reconci
   if (/^Region is missing/.test(msg)) {
     return new ReconcileError(`No AWS region${where}: set one (--region or the connection's "region", AWS_REGION, or the profile's region).`, 'bad-options', { cause: e });
   }
+  if (/^Region not accepted/.test(msg)) return new ReconcileError(`Not a valid AWS region${where}: ${msg.replace(/^Region not accepted: /, '')}`, 'bad-options', { cause: e });
   if (name === 'ResourceNotFoundException') return new ReconcileError(`Table "${table}" not found${where}.`, 'table-not-found', { cause: e });
   if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException' || /not authorized/i.test(msg)) {
     return new ReconcileError(`Access denied to table "${table}"${where}: ${msg}`, 'access-denied', { cause: e });
@@ -252,11 +272,18 @@ export function toReconcileError(e: unknown, table: string, where = ''): Reconci
     return new ReconcileError(`No usable AWS credentials${where}: ${msg}`, 'credentials', { cause: e });
   }
   if (
-    ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE'].includes(code) ||
+    ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'EPIPE', 'EPROTO'].includes(code) ||
     name === 'TimeoutError' ||
     /ECONNREFUSED|ENOTFOUND|ECONNRESET|socket hang up/.test(msg)
   ) {
-    return new ReconcileError(`DynamoDB endpoint unreachable${where}: ${code || msg}`, 'unreachable', { cause: e });
+    return new ReconcileError(`DynamoDB endpoint unreachable${where}: ${name === 'TimeoutError' && (!code || code === 'ETIMEDOUT') ? 'no answer in time' : code === 'EPROTO' ? 'EPROTO (no TLS there: http:// rather than https://?)' : code || msg}`, 'unreachable', {
+      cause: e,
+    });
   }
-  return new ReconcileError(`${name || 'Error'}: ${msg}`, 'aws', { cause: e });
+  // Something answered, but not as DynamoDB does (a proxy's 404, an HTML error page, another service).
+  const status = (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  if (status && (name === 'Unknown' || /Deserialization error/.test(msg))) {
+    return new ReconcileError(`The endpoint did not answer as DynamoDB${where} (HTTP ${status}): check --endpoint / --region.`, 'unreachable', { cause: e });
+  }
+  return new ReconcileError(`${name || 'Error'}: ${msg.split('\n')[0]}`, 'aws', { cause: e });
 }

@@ -31,14 +31,17 @@ export function formatTable(r: ReconcileReport): string {
   if (r.drifted.length) {
     const [head, rows] = trimColumn(
       ['key', 'stored', 'actual', 'drift', 'note'],
-      r.drifted.map((d) => [keyLabel(d.key), d.stored === null ? 'missing' : String(d.stored), String(d.actual), (d.drift > 0 ? '+' : '') + d.drift, d.note ?? '']),
+      r.drifted.map((d) => [keyLabel(d.key), d.stored === null ? (d.note ? 'invalid' : 'missing') : String(d.stored), String(d.actual), (d.drift > 0 ? '+' : '') + d.drift, d.note ?? '']),
     );
     out.push(...grid(head, rows, new Set([1, 2, 3])));
   }
-  if (r.totals?.length) out.push(...grid(['key', 'total', 'shards'], r.totals.map((t) => [keyLabel(t.key), String(t.total), String(t.shards)]), new Set([1, 2])));
+  if (r.totals?.length) {
+    out.push(...grid(...trimColumn(['key', 'total', 'shards', 'note'], r.totals.map((t) => [keyLabel(t.key), String(t.total), String(t.shards), t.note ?? ''])), new Set([1, 2])));
+  }
   for (const o of r.orphans) out.push(`no parent item: ${keyLabel(o.key)} (actual ${o.actual})`);
   out.push(
     `${r.drifted.length} drifted of ${r.checked} checked` +
+      (r.orphans.length ? `, ${r.orphans.length} without a parent item` : '') +
       `; ${r.itemsRead} items read, ${r.consumedRcu} RCU consumed, ${r.requests} requests` +
       (r.retries ? `, ${r.retries} throttling retries` : '') +
       `, ${(r.elapsedMs / 1000).toFixed(2)} s`,

@@ -57,6 +57,11 @@ export async function repair(client: DynamoDBClient, opts: RepairOptions): Promi
           outcome = { status: 'already-correct', value: actual };
           break;
         }
+        // A counter holding a string or anything else is reported, never overwritten: what wrote it needs a person.
+        if (seen.note) {
+          outcome = { status: 'not-attempted', reason: seen.note };
+          break;
+        }
         if (plan.truth === 'shards' && t.badShards) {
           outcome = { status: 'not-attempted', reason: `${t.badShards} shard(s) hold a non-number counter` };
           break;

@@ -78,6 +78,8 @@ export interface TotalRow {
   key: PlainKey;
   total: number;
   shards: number;
+  /** Set when some shards hold a counter that is not a number (left out of `total`). */
+  note?: string;
 }
 
 export interface ReconcileReport {
