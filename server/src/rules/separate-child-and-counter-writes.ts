@@ -1,25 +1,49 @@
-import type { RequestSite } from '../extract/model';
+import { type ObjectNode, type RequestSite, prop } from '../extract/model';
 
-import { counterActions, updateOf, operations } from './analysis';
+import { counterActions, updateOf, operations, tableId } from './analysis';
 import { DOCS_BASE, Finding, Rule } from './types';
 
 const id = 'separate-child-and-counter-writes';
 
 const scopeOf = (s: RequestSite) => (s.enclosingFunction ? `${s.enclosingFunction.range.start}:${s.enclosingFunction.range.end}` : undefined);
 
-function isCounterUpdate(site: RequestSite): boolean {
-  if (site.api !== 'UpdateItem') return false;
+/** The counter attributes a standalone UpdateItem increments or decrements (empty when it is no counter update). */
+function counterAttributes(site: RequestSite): string[] {
+  if (site.api !== 'UpdateItem') return [];
   const op = operations(site)[0];
   const upd = updateOf(op.params);
-  return !!upd && counterActions(op, upd).length > 0;
+  return upd ? counterActions(op, upd).map((c) => c.key) : [];
 }
 
-function check(sites: RequestSite[]): Omit<Finding, 'severity'>[] {
+/**
+ * Whether a Put/Delete writes the counter's own item rather than a child: a Put whose Item holds the counter attribute
+ * ("create the parent with views: 0, then ADD views"), or a write to the same table whose key values are written
+ * exactly like the counter's Key.
+ */
+function writesCounterItem(text: string, child: RequestSite, counter: RequestSite, attrs: string[]): boolean {
+  const item = prop(child.params, child.api === 'PutItem' ? 'Item' : 'Key');
+  if (item?.kind !== 'object') return false;
+  if (child.api === 'PutItem' && attrs.some((a) => prop(item, a.split(/[.[]/)[0]))) return true;
+  const key = prop(counter.params, 'Key');
+  if (key?.kind !== 'object' || !key.complete || !key.properties.length) return false;
+  if (tableId(text, operations(child)[0]) !== tableId(text, operations(counter)[0])) return false;
+  const source = (n: { range: { start: number; end: number } }) => text.slice(n.range.start, n.range.end).replace(/\s+/g, '');
+  return key.properties.every((k) => {
+    const v = prop(item as ObjectNode, k.key);
+    return v !== undefined && source(v) === source(k.value);
+  });
+}
+
+function check(text: string, sites: RequestSite[]): Omit<Finding, 'severity'>[] {
   const out: Omit<Finding, 'severity'>[] = [];
-  for (const counter of sites.filter(isCounterUpdate)) {
+  for (const counter of sites) {
+    const attrs = counterAttributes(counter);
+    if (!attrs.length) continue;
     const scope = scopeOf(counter);
     if (!scope) continue;
-    const children = sites.filter((s) => (s.api === 'PutItem' || s.api === 'DeleteItem') && scopeOf(s) === scope);
+    const children = sites.filter(
+      (s) => (s.api === 'PutItem' || s.api === 'DeleteItem') && scopeOf(s) === scope && !writesCounterItem(text, s, counter, attrs),
+    );
     if (!children.length) continue;
     const fn = counter.enclosingFunction!.name;
     out.push({
@@ -41,5 +65,5 @@ export const separateChildAndCounterWrites: Rule = {
     fixable: false,
     category: 'transactions',
   },
-  check: ({ sites }) => check(sites),
+  check: ({ text, sites }) => check(text, sites),
 };

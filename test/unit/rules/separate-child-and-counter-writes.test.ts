@@ -29,5 +29,22 @@ ruleCases(
     { name: 'Delete and counter update', dialect: d, code: fns(d, [['UpdateItem', counter], ['DeleteItem', { TableName: 'Social', Key: child.Item }]]), expect: [{ text: NAME[d] }] },
     { name: 'in different functions', dialect: d, code: fns(d, [['PutItem', child]], [['UpdateItem', counter]]) },
     { name: 'an update that is not a counter', dialect: d, code: fns(d, [['PutItem', child], ['UpdateItem', title]]) },
+    {
+      name: 'a Put that creates the counter item itself (it holds the counter), then ADD',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Social', Item: { PK: 'POST#a91f', SK: 'META', likeTally: 0 }, ConditionExpression: 'attribute_not_exists(PK)' }], ['UpdateItem', counter]]),
+    },
+    {
+      name: 'a Put of the same key as the counter (the parent, not a child)',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Social', Item: { PK: 'POST#a91f', SK: 'META', title: 'x' } }], ['UpdateItem', counter]]),
+    },
+    // (py-resource renders every call on one Table object: no second table to write to.)
+    ...(d === 'py-resource' ? [] : [{
+      name: 'the same key in another table is a child write of its own',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Audit', Item: { PK: 'POST#a91f', SK: 'META' } }], ['UpdateItem', counter]]),
+      expect: [{ text: NAME[d] }],
+    }]),
   ]),
 );
