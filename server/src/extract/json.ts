@@ -73,8 +73,10 @@ function build(text: string): VNode | undefined {
         const range = { start: offset, end: offset + length };
         if (typeof value === 'string') {
           const closed = length >= 2 && text[offset + length - 1] === '"';
-          // Step Functions JSONata (`"{% $states.input.n %}"`) is computed at run time: unknown, not a literal.
-          if (/^\{%[^]*%\}$/.test(value)) add({ kind: 'unknown', range, text: text.slice(offset, offset + Math.min(length, 120)) });
+          // Filled in later, so unknown rather than a literal: Step Functions JSONata (`"{% $states.input.n %}"`),
+          // template substitutions (CloudFormation `Fn::Sub` / SAM DefinitionSubstitutions / Serverless / Terraform
+          // `"${Increment}"`), API Gateway mapping templates (`"$input.path('$.count')"`, `$util.…`, `$context.…`).
+          if (/^\{%[^]*%\}$/.test(value) || /\$\{[^}]+\}/.test(value) || /^\$(input|util|context|stageVariables)\./.test(value)) add({ kind: 'unknown', range, text: text.slice(offset, offset + Math.min(length, 120)) });
           else add(decodeJs(text.slice(offset + 1, offset + length - (closed ? 1 : 0)), offset + 1, range));
         } else if (typeof value === 'number') add({ kind: 'number', text: text.slice(offset, offset + length), range });
         else if (typeof value === 'boolean') add({ kind: 'bool', value, range });

@@ -70,6 +70,24 @@ const cases: { name: string; lang: string; code: string; expect: string[] }[] = 
     code: '{"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "arn:aws:states:::dynamodb:updateItem", "End": true, "Parameters": {"TableName": "T", "Key": {"pk": {"S": "{% $states.input.id %}"}}, "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "{% $string($states.input.n) %}"}}}}}}',
     expect: [],
   },
+  {
+    name: 'SAM DefinitionSubstitutions / Fn::Sub placeholders ("${Increment}") are filled at deploy time',
+    lang: 'json',
+    code: '{"StartAt": "A", "States": {"A": {"Type": "Task", "Resource": "arn:aws:states:::dynamodb:updateItem", "End": true, "Parameters": {"TableName": "${LikesTable}", "Key": {"pk": {"S": "P#1"}}, "UpdateExpression": "ADD likes :inc", "ExpressionAttributeValues": {":inc": {"N": "${Increment}"}}}}}}',
+    expect: [],
+  },
+  {
+    name: 'API Gateway mapping template values ("$input.path(...)") are filled at run time',
+    lang: 'json',
+    code: '{"TableName": "Posts", "Key": {"pk": {"S": "$input.params(\'id\')"}}, "UpdateExpression": "ADD viewCount :n", "ExpressionAttributeValues": {":n": {"N": "$input.path(\'$.count\')"}}}',
+    expect: [],
+  },
+  {
+    name: 'control: the same literal that is not a number is reported',
+    lang: 'json',
+    code: '{"TableName": "Posts", "Key": {"pk": {"S": "p"}}, "UpdateExpression": "ADD viewCount :n", "ExpressionAttributeValues": {":n": {"N": "count"}}}',
+    expect: ['":n"'],
+  },
 ];
 
 describe('requests completed at run time', () => {
