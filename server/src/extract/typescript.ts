@@ -59,6 +59,8 @@ interface Candidate {
   node: ts.Node;
   fn?: Fn;
   parent?: ts.Node;
+  /** A returned object literal: the enclosing function's declared return type (`(): UpdateCommandInput => ({...})`). */
+  returnType?: ts.TypeNode;
 }
 
 /** Names visible to every statement: imports, module-level declarations, clients, which SDKs the file uses. */
@@ -157,6 +159,13 @@ class UnitExtractor {
 
   /** A typed input or a plain request-looking object literal, unless a call already took it. */
   candidate(c: Candidate, consumed: Set<ts.Node>): RequestSite | undefined {
+    if (c.returnType) {
+      // A function typed to return a request input: each object literal it returns is that request.
+      const lit = unwrap(c.node as ts.Expression);
+      const info = this.typeInfo(c.returnType);
+      if (!info || !ts.isObjectLiteralExpression(lit) || consumed.has(lit)) return undefined;
+      return this.site(info.api, 'call', info.style, info.sdk, lit, c.returnType, this.value(lit, this.unit, 0, 0) as ObjectNode, c.fn);
+    }
     const n = c.node as ts.VariableDeclaration | ts.SatisfiesExpression | ts.AsExpression;
     const lit = unwrap((ts.isVariableDeclaration(n) ? n.initializer : n.expression)!);
     if (consumed.has(lit)) return undefined;
@@ -182,6 +191,8 @@ class UnitExtractor {
     const parents: (ts.Node | undefined)[] = [sf];
     const fns: (Fn | undefined)[] = [undefined];
     const scopes: ts.Node[] = [sf];
+    // The declared return type of the innermost enclosing function, when it names a request input type.
+    const rets: (ts.TypeNode | undefined)[] = [undefined];
     const kids: ts.Node[] = [];
     const collect = (c: ts.Node) => {
       const k = c.kind;
@@ -192,9 +203,24 @@ class UnitExtractor {
       const parent = parents.pop();
       const outerFn = fns.pop();
       const outerScope = scopes.pop()!;
+      let ret = rets.pop();
       const fn = (FUNCTION_KINDS.has(n.kind) && this.functionOf(n, parent)) || outerFn;
       const scope = SCOPE_KINDS.has(n.kind) ? n : outerScope;
+      if (FUNCTION_KINDS.has(n.kind)) {
+        const f = n as ts.SignatureDeclaration & { body?: ts.Node };
+        let t = f.type;
+        // `async (): Promise<UpdateCommandInput>` returns the same literal.
+        if (t && ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName) && t.typeName.text === 'Promise' && t.typeArguments?.length === 1) t = t.typeArguments[0];
+        ret = t && this.typeInfo(t) ? t : undefined;
+        // `(): UpdateCommandInput => ({ ... })`: the concise body is the returned literal.
+        if (ret && ts.isArrowFunction(n) && !ts.isBlock(n.body) && ts.isObjectLiteralExpression(unwrap(n.body))) this.typed.push({ node: n.body, fn, returnType: ret });
+      }
       switch (n.kind) {
+        case K.ReturnStatement: {
+          const e = (n as ts.ReturnStatement).expression;
+          if (ret && e && ts.isObjectLiteralExpression(unwrap(e))) this.typed.push({ node: e, fn, returnType: ret });
+          break;
+        }
         case K.VariableDeclaration:
           this.varDecl(n as ts.VariableDeclaration, parent, outerScope, fn);
           break;
@@ -232,6 +258,7 @@ class UnitExtractor {
         parents.push(n);
         fns.push(fn);
         scopes.push(scope);
+        rets.push(ret);
       }
     }
   }
