@@ -1,6 +1,6 @@
 // `npm test`: type check, lint (zero warnings), build, then every test tier, ending with one summary line
 // "N passed, N failed". Tiers: unit, differential (DynamoDB Local), lsp (spawns dist/server.js), reconcile
-// (DynamoDB Local), vscode (the extension suite inside a real VS Code via code-server).
+// (DynamoDB Local), editors (a real Neovim drives dist/server.js), vscode (the extension suite inside a real VS Code via code-server).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,7 @@ if (!step('build', 'node', ['esbuild.mjs'])) {
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'dynalint-test-'));
-const mochaTiers = ['unit', 'differential', 'lsp', 'reconcile'].filter(want).filter((t) => existsSync(join('test', t)));
+const mochaTiers = ['unit', 'differential', 'lsp', 'editors', 'reconcile'].filter(want).filter((t) => existsSync(join('test', t)));
 if (mochaTiers.length) {
   const stats = join(tmp, 'mocha.json');
   step('mocha', 'npx', ['mocha', '--reporter', './test/support/summary-reporter.cjs', ...mochaTiers.map((t) => `test/${t}/**/*.test.ts`)], {
