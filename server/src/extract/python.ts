@@ -474,9 +474,29 @@ class PyExtractor {
       case 'tuple':
       case 'set': {
         const kids = n.namedChildren.filter((c): c is TNode => !!c && c.type !== 'comment');
-        const items = kids.filter((c) => c.type !== 'list_splat').map((c) => this.value(c, depth + 1, hops));
-        if (type === 'set') return items.length === kids.length ? { kind: 'set', items, range } : this.unknown(n);
-        return { kind: 'array', items, complete: items.length === kids.length, range };
+        if (type === 'set') {
+          const items = kids.filter((c) => c.type !== 'list_splat').map((c) => this.value(c, depth + 1, hops));
+          return items.length === kids.length ? { kind: 'set', items, range } : this.unknown(n);
+        }
+        const items: VNode[] = [];
+        let complete = true;
+        for (const c of kids) {
+          if (c.type !== 'list_splat') items.push(this.value(c, depth + 1, hops));
+          else {
+            // `[*[{'Put': ...} for u in users], {...}]` or `*CONST_ITEMS`: what is known of the splatted list is in it.
+            const inner = c.namedChildren.find((x): x is TNode => !!x && x.type !== 'comment');
+            const v = inner ? this.value(inner, depth + 1, hops) : undefined;
+            if (v?.kind === 'array') items.push(...v.items);
+            complete &&= v?.kind === 'array' && v.complete;
+          }
+        }
+        return { kind: 'array', items, complete, range };
+      }
+      case 'list_comprehension': {
+        // `[{'Update': {...}} for vid in video_ids]`: a list of unknown length whose every element is built by the
+        // body, known up to the loop's variables (unknown): one representative element.
+        const body = n.childForFieldName('body');
+        return { kind: 'array', items: body ? [this.value(body, depth + 1, hops)] : [], complete: false, range };
       }
       case 'dictionary':
         return this.dict(n, depth, hops);

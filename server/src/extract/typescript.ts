@@ -523,8 +523,19 @@ class UnitExtractor {
         return this.resolveName(n as ts.Identifier, u, depth, hops);
       case K.ArrayLiteralExpression: {
         const a = n as ts.ArrayLiteralExpression;
-        const items = a.elements.filter((e) => !ts.isSpreadElement(e) && !ts.isOmittedExpression(e)).map((e) => this.value(e, u, depth + 1, hops));
-        return { kind: 'array', items, complete: items.length === a.elements.length, range };
+        const items: VNode[] = [];
+        let complete = true;
+        for (const e of a.elements) {
+          if (ts.isOmittedExpression(e)) complete = false;
+          else if (!ts.isSpreadElement(e)) items.push(this.value(e, u, depth + 1, hops));
+          else {
+            // `...ids.map((id) => ({ Put: {...} }))` or `...CONST_ITEMS`: what is known of the spread array is in it.
+            const v = this.value(e.expression, u, depth + 1, hops);
+            if (v.kind === 'array') items.push(...v.items);
+            complete &&= v.kind === 'array' && v.complete;
+          }
+        }
+        return { kind: 'array', items, complete, range };
       }
       case K.ObjectLiteralExpression:
         return this.object(n as ts.ObjectLiteralExpression, u, depth, hops);
@@ -623,6 +634,12 @@ class UnitExtractor {
     const last = parts?.[parts.length - 1];
     const range = this.range(n, u);
     const arg = n.arguments?.[0];
+    // `ids.map((id) => ({ Update: {...} }))`: an array of unknown length whose every element is built by the callback,
+    // so its element is known up to the callback's variables (which stay unknown): one representative element.
+    if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'map' && arg && (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) {
+      const element = returnedExpression(arg);
+      return { kind: 'array', items: element ? [this.value(element, u, depth + 1, hops)] : [], complete: false, range };
+    }
     if ((ts.isNewExpression(n) && last === 'Set') || (ts.isCallExpression(n) && last === 'createSet')) {
       if (!arg) return { kind: 'set', items: [], range };
       const v = this.value(arg, u, depth + 1, hops);
@@ -643,6 +660,14 @@ class UnitExtractor {
       return binary(byteLength(argValue(0), 'utf8'));
     return this.unknown(n, u);
   }
+}
+
+/** The expression a callback returns: its concise body, or the object literal of its block's one top-level return. */
+function returnedExpression(f: ts.ArrowFunction | ts.FunctionExpression): ts.Expression | undefined {
+  if (!ts.isBlock(f.body)) return f.body;
+  const returns = f.body.statements.filter(ts.isReturnStatement);
+  const only = returns.length === 1 ? returns[0].expression : undefined;
+  return only && ts.isObjectLiteralExpression(unwrap(only)) ? only : undefined;
 }
 
 /**
