@@ -76,7 +76,8 @@ export function batchApi(tables: VNode | undefined): Api | undefined {
   if (!isObj(tables) || tables.properties.length === 0) return undefined;
   const vals = tables.properties.map((p) => p.value);
   const isWrite = (v: VNode) =>
-    v.kind === 'array' && v.items.length > 0 && v.items.every((e) => isObj(e) && (isObj(prop(e, 'PutRequest')) || isObj(prop(e, 'DeleteRequest'))));
+    // UpdateRequest is not a BatchWriteItem action, but writing one there is the mistake a rule reports: keep the site.
+    v.kind === 'array' && v.items.length > 0 && v.items.every((e) => isObj(e) && ['PutRequest', 'DeleteRequest', 'UpdateRequest'].some((k) => isObj(prop(e, k))));
   if (vals.every(isWrite)) return 'BatchWriteItem';
   if (vals.every((v) => isObj(v) && prop(v, 'Keys')?.kind === 'array')) return 'BatchGetItem';
   return undefined;

@@ -109,10 +109,10 @@ function site(api: Api, params: ObjectNode, nameRange: Range): RequestSite {
   return { api, apiSource: 'inferred', style: 'low-level', host: 'json', range: { ...params.range }, nameRange: { ...nameRange }, params, sdk: 'aws-cli-json' };
 }
 
-/** Cheap shape test before the full one: `{table: [{PutRequest|DeleteRequest}...]}` or `{table: {Keys: [...]}}`. */
+/** Cheap shape test before the full one: `{table: [{PutRequest|DeleteRequest|UpdateRequest}...]}` or `{table: {Keys: [...]}}`. */
 function looksLikeRequestItems(o: ObjectNode): boolean {
   const v = o.properties[0]?.value;
-  if (v?.kind === 'array') return v.items[0]?.kind === 'object' && ['PutRequest', 'DeleteRequest'].includes(v.items[0].properties[0]?.key);
+  if (v?.kind === 'array') return v.items[0]?.kind === 'object' && ['PutRequest', 'DeleteRequest', 'UpdateRequest'].includes(v.items[0].properties[0]?.key);
   return v?.kind === 'object' && v.properties.some((p) => p.key === 'Keys');
 }
 

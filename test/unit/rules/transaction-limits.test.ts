@@ -42,3 +42,13 @@ ruleCases(
     },
   ]),
 );
+
+// A bare `--transact-items` file has no TransactItems key: the finding points at the 101st action, not the whole file.
+ruleCases('transaction-too-many-actions', [
+  {
+    name: 'bare --transact-items file with 101 actions',
+    dialect: 'json',
+    code: `[\n${Array.from({ length: 101 }, (_, i) => `  {"Put": {"TableName": "T", "Item": {"PK": {"S": "P#${i}"}}}}`).join(',\n')}\n]\n`,
+    expect: [{ text: '{"Put": {"TableName": "T", "Item": {"PK": {"S": "P#100"}}}}', message: 'this one has 101' }],
+  },
+]);
