@@ -1078,6 +1078,18 @@ for (const [label, n, verdict] of [
   ['empty number', '', rej('A value provided cannot be converted into a number')],
   ['number with + sign', '+1', OK],
   ['number with exponent sign', '1E+2', OK],
+  ['number with a leading space', ' 5', rej('A value provided cannot be converted into a number')],
+  ['number with a trailing space', '5 ', rej('A value provided cannot be converted into a number')],
+  ['number with leading zeros', '007', OK],
+  ['number with a leading point', '.5', OK],
+  ['number with a trailing point', '5.', OK],
+  ['number 1e400', '1e400', rej('Number overflow')],
+  ['hexadecimal number', '0x10', rej('A value provided cannot be converted into a number')],
+  ['number with a thousands separator', '1,000', rej('A value provided cannot be converted into a number')],
+  ['Infinity', 'Infinity', rej('A value provided cannot be converted into a number')],
+  ['NaN', 'NaN', rej('A value provided cannot be converted into a number')],
+  ['lone point', '.', rej('A value provided cannot be converted into a number')],
+  ['number with an empty exponent', '1e', rej('A value provided cannot be converted into a number')],
 ] as [string, string, Verdict][]) {
   add(`number ${label}`, update('SET a = :n', { values: { ':n': { N: n } } }), verdict);
 }

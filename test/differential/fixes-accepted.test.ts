@@ -69,6 +69,15 @@ const CASES: { name: string; request: Record<string, unknown> }[] = [
     },
   },
   {
+    name: 'placeholder typos (:titel for :title, #stat for #status): renamed, nothing removed or invented',
+    request: {
+      Key: { PK: { S: 'POST#10' }, SK: { S: 'META' } },
+      UpdateExpression: 'SET title = :titel, #stat = :s',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':title': { S: 'Hello' }, ':s': { S: 'open' } },
+    },
+  },
+  {
     name: 'reserved words in a Query projection and filter',
     request: {
       KeyConditionExpression: 'PK = :pk',
@@ -154,13 +163,16 @@ async function send(client: DynamoDBClient, api: string, input: Record<string, u
   }
 }
 
-/** Safe fixes by fix-all, then the offered-only "define :value" fix for what is left, then fix-all again. */
+/**
+ * Safe fixes by fix-all, then the offered-only fixes of undefined placeholders that are left (the preferred one: the
+ * rename of a typo, else the invented value), then fix-all again.
+ */
 function fixEverything(text: string): string {
   let current = fixAllExpressions(text, 'json').text;
   for (let guard = 0; guard < 10; guard++) {
-    const f = lintExpressions(current, 'json').find((x) => x.ruleId === 'undefined-value' && x.fixes?.length);
+    const f = lintExpressions(current, 'json').find((x) => /^undefined-(value|name)$/.test(x.ruleId) && x.fixes?.length);
     if (!f) break;
-    current = applyEdits(current, f.fixes![0].edits);
+    current = applyEdits(current, (f.fixes!.find((x) => x.preferred) ?? f.fixes![0]).edits);
   }
   return fixAllExpressions(current, 'json').text;
 }

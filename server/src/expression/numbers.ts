@@ -8,9 +8,10 @@ export interface Decimal {
   exponent: number;
 }
 
-const NUMBER = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
+/** DynamoDB's number text: no surrounding whitespace (DynamoDB Local rejects `" 5"` and `"5 "`), `.5` and `5.` allowed. */
+const NUMBER = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-/** Parse DynamoDB number text (`-1.50`, `1e3`); undefined when it is not a number. */
+/** Parse DynamoDB number text (`-1.50`, `1e3`, `007`); undefined when it is not a number. */
 export function parseDecimal(text: string): Decimal | undefined {
   const m = NUMBER.exec(text);
   if (!m) return undefined;

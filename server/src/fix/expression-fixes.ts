@@ -7,6 +7,9 @@
  * - `:value` used but not defined -> an entry with a placeholder value of the type the expression implies (NOT safe:
  *   the value is invented);
  * - a name or value defined but unused -> the entry removed (the map too when it becomes empty);
+ * - an undefined placeholder next to an unused one of the same kind (`:titel` used, `:title` defined) -> the use
+ *   renamed to the defined one (not safe, preferred); removing or defining is then not safe either (a typo: fix-all
+ *   must neither drop the user's value nor invent an attribute);
  * - an empty map, or a map in a request without expressions -> the map removed;
  * - `((x))` -> `(x)`; a repeated SET/REMOVE/ADD/DELETE clause -> its actions merged into the first one.
  */
@@ -242,12 +245,69 @@ function covers(node: StringNode, r: Range): boolean {
   return node.offsets.some((o, i) => i < node.value.length && o >= r.start && o < end);
 }
 
-/** `#name` used but not defined: map it to the bare name. */
-export function defineNameFix(text: string, op: Operation, name: string): Fix | undefined {
+/**
+ * `#name` used but not defined: map it to the bare name. `typo`: the request also defines a name it never uses, so
+ * `#name` is most likely a misspelling of it and mapping it to a new attribute is a guess (not safe).
+ */
+export function defineNameFix(text: string, op: Operation, name: string, typo = false): Fix | undefined {
   if (!/^#[A-Za-z0-9_]+$/.test(name)) return undefined;
   const syn = hostSyntax(text, op.site);
   const edit = addEntries(text, syn, op, 'ExpressionAttributeNames', [[name, stringLiteral(syn, name.slice(1))]]);
-  return edit && { title: `Define ${name} as "${name.slice(1)}" in ExpressionAttributeNames`, edits: [edit], safe: insideRequest(op, [edit]) };
+  return edit && { title: `Define ${name} as "${name.slice(1)}" in ExpressionAttributeNames`, edits: [edit], safe: !typo && insideRequest(op, [edit]) };
+}
+
+/**
+ * Damerau-Levenshtein distance (optimal string alignment: insertions, deletions, substitutions, adjacent swaps), for
+ * pairing a placeholder typo with the defined one it misspells.
+ */
+export function typoDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
+/**
+ * Pair placeholders used but not defined with the defined-but-unused ones of the same kind they most likely misspell
+ * (`:titel` -> `:title`): the one unused placeholder within distance 2, or, with one undefined and one unused, that one.
+ * A candidate two undefined placeholders would both take is given to neither. Returns undefined -> unused.
+ */
+export function pairTypos(undefinedOnes: string[], unusedOnes: string[]): Map<string, string> {
+  const picks = new Map<string, string>();
+  for (const u of undefinedOnes) {
+    const near = unusedOnes.filter((c) => typoDistance(u.slice(1), c.slice(1)) <= 2);
+    const pick = near.length === 1 ? near[0] : undefinedOnes.length === 1 && unusedOnes.length === 1 ? unusedOnes[0] : undefined;
+    if (pick) picks.set(u, pick);
+  }
+  const taken = [...picks.values()];
+  return new Map([...picks].filter(([, c]) => taken.indexOf(c) === taken.lastIndexOf(c)));
+}
+
+/**
+ * `:titel` used, `:title` defined and unused: write the defined placeholder in place of every use of the undefined one
+ * (never safe: which of the two was meant is a guess, but neither the user's value nor an invented attribute is lost).
+ * Undefined when an expression cannot be read.
+ */
+export function renamePlaceholderFix(text: string, op: Operation, from: string, to: string): Fix | undefined {
+  const exprs = expressionStrings(op);
+  if (exprs.some((e) => !e.ast) || from[0] !== to[0]) return undefined;
+  const syn = hostSyntax(text, op.site);
+  const edits: TextEdit[] = [];
+  for (const e of exprs) {
+    const spans: Replacement[] = [];
+    const hit = (n: { name: string; start: number; end: number }) => void (n.name === from && spans.push({ start: n.start, end: n.end, newText: to }));
+    walkRoot(e.ast!, {
+      path: (p) => from[0] === '#' && p.elements.forEach((el) => el.type === 'name' && el.placeholder && hit(el)),
+      value: (v) => from[0] === ':' && hit(v),
+    });
+    if (spans.length) edits.push(...replaceSpans(text, syn, e.node, spans));
+  }
+  return edits.length ? { title: `Rename ${from} to ${to}`, edits, safe: false } : undefined;
 }
 
 /** The type a `:value` is used as: N in arithmetic, as an ADD operand, compared with size(); S otherwise. */
@@ -271,10 +331,14 @@ export function defineValueFix(text: string, op: Operation, value: string): Fix 
   return edit && { title: `Define ${value} in ExpressionAttributeValues (${type === 'N' ? 'a number' : 'a string'}: fill in its value)`, edits: [edit], safe: false };
 }
 
-/** A name or value defined but not used: remove the entry (and the map when it was the last one). */
-export function removeUnusedFix(text: string, op: Operation, field: MapField, key: string): Fix | undefined {
+/**
+ * A name or value defined but not used: remove the entry (and the map when it was the last one). `typo`: an expression
+ * uses an undefined placeholder of the same kind, most likely this one misspelled: removing the user's value is then
+ * not safe.
+ */
+export function removeUnusedFix(text: string, op: Operation, field: MapField, key: string, typo = false): Fix | undefined {
   const edit = removeMapEntry(text, op.params, field, key, op.site.host);
-  return edit && { title: `Remove unused ${key} from ${field}`, edits: [edit], safe: true };
+  return edit && { title: `Remove unused ${key} from ${field}`, edits: [edit], safe: !typo };
 }
 
 /** An empty map, or a map in a request without expressions: remove the whole `ExpressionAttributeNames/Values` entry. */

@@ -2,6 +2,7 @@ import { AttrType, RequestSite } from '../extract/model';
 import type { Operation } from '../extract/operations';
 
 import type { ValueRefNode } from '../expression/ast';
+import { numberProblem } from '../expression/numbers';
 import { spanRange, unwrap, updateOf, valueEntry, valueFacts, operations } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
@@ -13,25 +14,41 @@ const TYPE_NAMES: Partial<Record<AttrType, string>> = {
   S: 'a string', N: 'a number', B: 'binary', BOOL: 'a boolean', NULL: 'null', M: 'a map', L: 'a list',
 };
 const SETS: AttrType[] = ['SS', 'NS', 'BS'];
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * The host code for a numeric string sent as a number, written exactly as the string reads, or undefined when no
+ * literal of the host reads the same: DynamoDB must accept the text as written (no surrounding whitespace, 38
+ * significant digits, in range); in JS/TS the literal must round-trip (`String(Number(s)) === s`, integers safe), so
+ * `"007"`, `"12345678901234567890"` and `"1e400"` are left alone; in Python an int literal when Python reads it
+ * (`007` is a SyntaxError), else `Decimal('…')` (boto3 refuses floats).
+ */
+export function numberLiteral(s: string, host: 'ts' | 'python' | 'low-level'): { text: string; decimal: boolean } | undefined {
+  if (numberProblem(s)) return undefined;
+  if (host === 'low-level') return { text: s, decimal: false };
+  if (host === 'python') return { text: s, decimal: !/^-?(0|[1-9]\d*)$/.test(s) };
+  const n = Number(s);
+  return String(n) === s && (!Number.isInteger(n) || Number.isSafeInteger(n)) ? { text: s, decimal: false } : undefined;
+}
 
-/** `{S: "1"}` -> `{N: "1"}` (low-level), `"1"` -> `1` (document style). */
+/** `{S: "1"}` -> `{N: "1"}` (low-level), `"1"` -> `1` / `Decimal('1.5')` (document style), when it reads the same. */
 function numericFix(text: string, op: Operation, ref: ValueRefNode): Fix | undefined {
   const entry = valueEntry(op.params, ref.name);
   const f = valueFacts(op, ref);
-  if (!entry || f.type !== 'S' || f.text === undefined || !NUMERIC.test(f.text.trim())) return undefined;
-  const num = f.text.trim();
-  if (op.site.style === 'low-level') {
+  if (!entry || f.type !== 'S' || f.text === undefined) return undefined;
+  const low = op.site.style === 'low-level';
+  const num = numberLiteral(f.text, low ? 'low-level' : op.site.host === 'python' ? 'python' : 'ts');
+  if (!num) return undefined;
+  const title = `Send ${ref.name} as the number ${num.text}`;
+  if (low) {
     if (entry.value.kind !== 'object') return undefined;
     const k = entry.value.properties[0].keyRange;
     const keyText = text.slice(k.start, k.end);
     const at = k.start + keyText.indexOf('S');
-    return { title: `Send ${ref.name} as the number ${num}`, edits: [{ range: { start: at, end: at + 1 }, newText: 'N' }], safe: true, preferred: true };
+    return { title, edits: [{ range: { start: at, end: at + 1 }, newText: 'N' }], safe: true, preferred: true };
   }
   const ed = new ActionEditor(text, op.site, op.params);
-  ed.push({ range: entry.value.range, newText: ed.numberText(num, false) });
+  ed.push({ range: entry.value.range, newText: ed.numberText(num.text, num.decimal) });
   const edits = ed.build();
-  return edits && { title: `Send ${ref.name} as the number ${num}`, edits, safe: true, preferred: true };
+  return edits && { title, edits, safe: true, preferred: true };
 }
 
 function checkSite(text: string, site: RequestSite): Out[] {

@@ -8,7 +8,9 @@ import { operations } from './analysis';
 import { AttrType, ObjectNode, Range, RequestSite, StringNode, VNode, ValueStyle, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
 import type { Operation, OperationKind } from '../extract/operations';
 import { EXPRESSION_FIELDS, EXPRESSION_FINDINGS, ExpressionField, ExpressionFinding, ExpressionRequest, FindingLocation, RequestOperation, ValueInfo, validateRequest } from '../expression';
-import { FixKind, defineNameFix, defineValueFix, mergeClausesFix, redundantParensFix, removeMapFix, removeUnusedFix, reservedWordsFix } from '../fix/expression-fixes';
+import {
+  FixKind, defineNameFix, defineValueFix, mergeClausesFix, pairTypos, redundantParensFix, removeMapFix, removeUnusedFix, renamePlaceholderFix, reservedWordsFix,
+} from '../fix/expression-fixes';
 import { Lru } from './lru';
 import { SharedSource, insideOperation, sharedSource } from './shared';
 import { DOCS_BASE, Finding, Fix, Rule, RuleContext } from './types';
@@ -209,12 +211,44 @@ function reservedWords(r: OperationResult): string[] {
   return [...new Set(words.filter((w): w is string => !!w))];
 }
 
+/** Placeholder typos of one operation, per kind (`#` names, `:` values). */
+interface Typos {
+  /** Kinds with both an undefined and an unused placeholder: removing or defining either is a guess. */
+  conflicted: Set<string>;
+  /** Undefined placeholder -> the unused one it most likely misspells, and back. */
+  renameOf: Map<string, string>;
+  usedFor: Map<string, string>;
+}
+
+const typoCache = new WeakMap<OperationResult, Typos>();
+
+function typosOf(r: OperationResult): Typos {
+  let t = typoCache.get(r);
+  if (t) return t;
+  t = { conflicted: new Set(), renameOf: new Map(), usedFor: new Map() };
+  for (const [prefix, undef, unused] of [['#', 'undefined-name', 'unused-name'], [':', 'undefined-value', 'unused-value']]) {
+    const keys = (id: string) => [...new Set(r.findings.filter((f) => f.id === id).map((f) => dataString(f, 'placeholder')))].filter((k): k is string => !!k?.startsWith(prefix));
+    const u = keys(undef);
+    const v = keys(unused);
+    if (!u.length || !v.length) continue;
+    t.conflicted.add(prefix);
+    for (const [from, to] of pairTypos(u, v)) {
+      t.renameOf.set(from, to);
+      t.usedFor.set(to, from);
+    }
+  }
+  typoCache.set(r, t);
+  return t;
+}
+
 function fixesFor(text: string, r: OperationResult, f: ExpressionFinding, shared: () => SharedSource): Fix[] {
   const kind = FIX_KIND_BY_ID[f.id];
   const op = r.op;
   const loc = f.location;
   const what = dataString(f, 'placeholder', 'name', 'key', 'word') ?? subject(op, f);
   const out: (Fix | undefined)[] = [];
+  /** No fix is preferred (a typo with no clear rename: which entry to keep is the user's call). */
+  let demoted = false;
   switch (kind) {
     case 'reservedWord': {
       if (!what) break;
@@ -226,15 +260,26 @@ function fixesFor(text: string, r: OperationResult, f: ExpressionFinding, shared
       break;
     }
     case 'undefinedName':
-      if (what) out.push(defineNameFix(text, op, what));
-      break;
     case 'undefinedValue':
-      if (what) out.push(defineValueFix(text, op, what));
-      break;
     case 'unusedName':
-    case 'unusedValue':
-      if (what) out.push(removeUnusedFix(text, op, kind === 'unusedName' ? 'ExpressionAttributeNames' : 'ExpressionAttributeValues', what));
+    case 'unusedValue': {
+      if (!what) break;
+      // An undefined placeholder next to an unused one of its kind is a typo: the rename comes first (preferred, not
+      // safe); removing the user's entry or defining a new one is then not safe, and not preferred.
+      const typos = typosOf(r);
+      const mine = what[0] === (kind === 'undefinedName' || kind === 'unusedName' ? '#' : ':');
+      const typo = mine && typos.conflicted.has(what[0]);
+      const undef = kind === 'undefinedName' || kind === 'undefinedValue';
+      const to = undef ? typos.renameOf.get(what) : what;
+      const from = undef ? what : typos.usedFor.get(what);
+      const rename = mine && from && to ? renamePlaceholderFix(text, op, from, to) : undefined;
+      if (rename) out.push(rename);
+      else if (typo) demoted = true;
+      if (kind === 'undefinedName') out.push(defineNameFix(text, op, what, typo));
+      else if (kind === 'undefinedValue') out.push(defineValueFix(text, op, what));
+      else out.push(removeUnusedFix(text, op, kind === 'unusedName' ? 'ExpressionAttributeNames' : 'ExpressionAttributeValues', what, typo));
       break;
+    }
     case 'removeMap':
       if (isMapLocation(loc) && loc.field !== 'Item') out.push(removeMapFix(text, op, loc.field));
       break;
@@ -246,7 +291,7 @@ function fixesFor(text: string, r: OperationResult, f: ExpressionFinding, shared
       break;
   }
   const fixes = out.filter((x): x is Fix => x !== undefined);
-  if (fixes[0]) fixes[0].preferred = true;
+  if (fixes[0] && !demoted) fixes[0].preferred = true;
   return fixes;
 }
 

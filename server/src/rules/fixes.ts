@@ -75,7 +75,8 @@ export class ActionEditor {
   numberText(num: string, decimal: boolean): string {
     if (this.site.style === 'low-level') return renderLiteral(this.syn, { map: [['N', num]] });
     if (this.syn.host !== 'python') return num;
-    const integer = /^-?\d+$/.test(num);
+    // An int literal Python reads (`007` is a SyntaxError): anything else goes through Decimal('…').
+    const integer = /^-?(0|[1-9]\d*)$/.test(num);
     if (integer && !decimal) return num;
     const ctor = this.decimalName();
     return integer ? `${ctor}(${num})` : `${ctor}(${stringLiteral(this.syn, num)})`;

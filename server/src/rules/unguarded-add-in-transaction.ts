@@ -59,6 +59,18 @@ function isGuarded(text: string, child: Operation, fn: 'attribute_exists' | 'att
   });
 }
 
+/**
+ * The opposite guard the child's own condition already requires on a key attribute (`attribute_exists(SK)` on a Put,
+ * `attribute_not_exists(SK)` on a Delete), as written for the message: AND-ing the guard on would make a condition that
+ * is never true (every like or unlike would fail).
+ */
+function contradiction(child: Operation, opposite: 'attribute_exists' | 'attribute_not_exists', keys: string[]): string | undefined {
+  const c = conditionOf(child.params);
+  if (c.state !== 'parsed' || !keys.length) return undefined;
+  const hit = guardedAttributes(c.ast, opposite, namesOf(child.params), keys).find((a) => keys.includes(a));
+  return hit === undefined ? undefined : `${opposite}(${hit})`;
+}
+
 function checkSite(text: string, site: RequestSite): Out[] {
   const ops = operations(site);
   const counters: { op: Operation; c: CounterAction; upd: NonNullable<ReturnType<typeof updateOf>> }[] = [];
@@ -108,13 +120,17 @@ function checkSite(text: string, site: RequestSite): Out[] {
     const why = put
       ? `a retried or duplicate request writes the child again and \`${counterText}\` counts it twice`
       : `a second delete of the same child still runs \`${counterText}\` and drifts the count (negative on a double unlike)`;
+    const clash = contradiction(child, put ? 'attribute_exists' : 'attribute_not_exists', attr ? [...keys, attr] : keys);
+    const contradicts = clash
+      ? ` Its ConditionExpression already requires ${clash}, which contradicts that guard (both together can never hold): rewrite the condition rather than add to it.`
+      : '';
     const finding: Out = {
       ruleId: id,
-      message: `This ${child.kind} is not guarded by ${fn}(${attr ?? '<key>'}): ${why}.${note}`,
+      message: `This ${child.kind} is not guarded by ${fn}(${attr ?? '<key>'}): ${why}.${contradicts}${note}`,
       range: entry ? entry.keyRange : child.params.range,
       related,
     };
-    if (attr) {
+    if (attr && !clash) {
       const ed = new ActionEditor(text, site, child.params);
       ed.addCondition(`${fn}(${ed.attribute(attr)})`);
       const edits = ed.build();

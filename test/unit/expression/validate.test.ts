@@ -83,6 +83,10 @@ const CASES: Record<string, Case[]> = {
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'NS:1,123456789012345678901234567890123456789' }, expect: ['number-precision@ExpressionAttributeValues::n'] },
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'N:abc' }, expect: ['invalid-number@ExpressionAttributeValues::n'] },
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'N:1e200' }, expect: ['invalid-number@ExpressionAttributeValues::n'] },
+    // DynamoDB Local rejects surrounding whitespace ("A value provided cannot be converted into a number"); leading zeros are fine.
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'N: 5' }, expect: ['invalid-number@ExpressionAttributeValues::n'] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'N:5 ' }, expect: ['invalid-number@ExpressionAttributeValues::n'] },
+    { kind: 'update', text: 'SET a = :n', values: { ':n': 'N:007' }, expect: [] },
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'SS:' }, expect: ['empty-set@ExpressionAttributeValues::n'] },
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'SS:a,b,a' }, expect: ['duplicate-set-elements@ExpressionAttributeValues::n'] },
     { kind: 'update', text: 'SET a = :n', values: { ':n': 'NS:1,1.0' }, expect: ['duplicate-set-elements@ExpressionAttributeValues::n'] },

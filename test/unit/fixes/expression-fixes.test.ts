@@ -5,6 +5,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { FixCase, checkFix, fixAllExpressions, lintExpressions, ready } from './helpers';
+import { pairTypos, typoDistance } from '../../../server/src/fix/expression-fixes';
+import { applyEdits } from '../../../server/src/fix/apply';
 
 const v3 = (body: string) => `import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';\nexport const cmd = new UpdateItemCommand({\n${body}\n});\n`;
 const lib = (body: string) => `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\nawait doc.send(new UpdateCommand({ ${body} }));\n`;
@@ -216,6 +218,65 @@ const cases: FixCase[] = [
     after: `import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';\nnew TransactWriteItemsCommand({ TransactItems: [{ Update: { TableName: 'Posts', Key: { PK: { S: 'P' } }, UpdateExpression: 'ADD likeTally :one', ExpressionAttributeValues: { ':one': { N: '1' } } } }] });\n`,
   },
 
+  /* ---------------------------------------------------------------- placeholder typos -------------------------- */
+  {
+    name: 'typo: :titel used, :title defined and unused, SDK v3 low-level: the use renamed (offered on the undefined value)',
+    languageId: 'typescript',
+    ruleId: 'undefined-value',
+    safe: false,
+    before: v3(`  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET title = :titel',\n  ExpressionAttributeValues: { ':title': { S: 'Hello' } },`),
+    after: v3(`  TableName: 'Posts',\n  Key: { PK: { S: 'POST#1' } },\n  UpdateExpression: 'SET title = :title',\n  ExpressionAttributeValues: { ':title': { S: 'Hello' } },`),
+  },
+  {
+    name: 'typo: the same rename offered on the unused value, every use in update and condition, DocumentClient',
+    languageId: 'typescript',
+    ruleId: 'unused-value',
+    safe: false,
+    before: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET title = :titel', ConditionExpression: 'title <> :titel', ExpressionAttributeValues: { ':title': title }`),
+    after: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET title = :title', ConditionExpression: 'title <> :title', ExpressionAttributeValues: { ':title': title }`),
+  },
+  {
+    name: 'typo: #stat used, #status defined and unused, DocumentClient: the use renamed, not mapped to a new attribute',
+    languageId: 'typescript',
+    ruleId: 'undefined-name',
+    safe: false,
+    before: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #stat = :s', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':s': s }`),
+    after: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #status = :s', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':s': s }`),
+  },
+  {
+    name: 'typo: one undefined and one unused value far apart (:d, :date) are still a pair, SDK v2 DocumentClient',
+    languageId: 'javascript',
+    ruleId: 'undefined-value',
+    safe: false,
+    before: v2(`TableName: "Items", Key: { id: id }, UpdateExpression: "SET updatedAt = :d", ExpressionAttributeValues: { ":date": Date.now() }`),
+    after: v2(`TableName: "Items", Key: { id: id }, UpdateExpression: "SET updatedAt = :date", ExpressionAttributeValues: { ":date": Date.now() }`),
+  },
+  {
+    name: 'typo: a name typo in a nested path and a condition, boto3 client',
+    languageId: 'python',
+    ruleId: 'unused-name',
+    safe: false,
+    before: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET info.#stauts = :s',\n    ConditionExpression='attribute_exists(info.#stauts)',\n    ExpressionAttributeNames={'#status': 'status'},\n    ExpressionAttributeValues={':s': {'S': 'open'}},`),
+    after: boto(`    TableName='Posts',\n    Key={'PK': {'S': 'POST#1'}},\n    UpdateExpression='SET info.#status = :s',\n    ConditionExpression='attribute_exists(info.#status)',\n    ExpressionAttributeNames={'#status': 'status'},\n    ExpressionAttributeValues={':s': {'S': 'open'}},`),
+  },
+  {
+    name: 'typo: AWS CLI JSON, value typo',
+    languageId: 'json',
+    ruleId: 'undefined-value',
+    safe: false,
+    before: `{"TableName": "Posts", "Key": {"PK": {"S": "POST#1"}}, "UpdateExpression": "ADD views :icnr", "ExpressionAttributeValues": {":incr": {"N": "1"}}}\n`,
+    after: `{"TableName": "Posts", "Key": {"PK": {"S": "POST#1"}}, "UpdateExpression": "ADD views :incr", "ExpressionAttributeValues": {":incr": {"N": "1"}}}\n`,
+  },
+  {
+    name: 'typo: the removal is still offered, not safe',
+    languageId: 'typescript',
+    ruleId: 'unused-value',
+    fix: /^Remove/,
+    safe: false,
+    before: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET title = :titel', ExpressionAttributeValues: { ':title': title }`),
+    after: lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET title = :titel'`),
+  },
+
   /* ---------------------------------------------------------------- whole maps --------------------------------- */
   {
     name: 'an empty values map is removed, AWS CLI JSON',
@@ -308,6 +369,125 @@ describe('fixes: expression findings (issue 8)', () => {
     const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET a = :a', ConditionExpression: cond, ExpressionAttributeValues: { ':a': 1, ':b': 2 }`);
     assert.deepEqual(lintExpressions(text, 'typescript').filter((x) => x.ruleId === 'unused-value'), []);
   });
+});
+
+describe('fixes: placeholder typos (an undefined placeholder next to an unused one of its kind)', () => {
+  before(ready);
+  const offered = (text: string, languageId: string) =>
+    lintExpressions(text, languageId)
+      .filter((f) => /^(undefined|unused)-(name|value)$/.test(f.ruleId))
+      .map((f) => [f.ruleId, text.slice(f.range.start, f.range.end), (f.fixes ?? []).map((x) => [x.title, x.safe, x.preferred ?? false])]);
+
+  it('offers the rename first and preferred, the removal and the definition not safe', () => {
+    const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #stat = :titel', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':title': title }`);
+    assert.deepEqual(offered(text, 'typescript'), [
+      ['undefined-name', '#stat', [['Rename #stat to #status', false, true], ['Define #stat as "stat" in ExpressionAttributeNames', false, false]]],
+      ['undefined-value', ':titel', [['Rename :titel to :title', false, true], ['Define :titel in ExpressionAttributeValues (a string: fill in its value)', false, false]]],
+      ['unused-name', "'#status'", [['Rename #stat to #status', false, true], ['Remove unused #status from ExpressionAttributeNames', false, false]]],
+      ['unused-value', "':title'", [['Rename :titel to :title', false, true], ['Remove unused :title from ExpressionAttributeValues', false, false]]],
+    ]);
+  });
+
+  it('renames each of two typos to its own close match, boto3 resource', () => {
+    const text = res(`Key={'PK': 'POST#1'}, UpdateExpression='SET title = :titel, body = :bdy', ExpressionAttributeValues={':title': title, ':body': body}`);
+    const renames = lintExpressions(text, 'python').map((f) => [f.ruleId, f.fixes?.[0].title]);
+    assert.deepEqual(renames, [
+      ['undefined-value', 'Rename :titel to :title'],
+      ['undefined-value', 'Rename :bdy to :body'],
+      ['unused-value', 'Rename :titel to :title'],
+      ['unused-value', 'Rename :bdy to :body'],
+    ]);
+    const f = lintExpressions(text, 'python').find((x) => x.fixes?.[0].title === 'Rename :bdy to :body')!;
+    assert.equal(applyEdits(text, f.fixes![0].edits), text.replace('body = :bdy', 'body = :body'));
+  });
+
+  it('offers no rename when the pairing is ambiguous, and prefers nothing', () => {
+    const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET a = :x, b = :y', ExpressionAttributeValues: { ':z': 1 }`);
+    assert.deepEqual(offered(text, 'typescript'), [
+      ['undefined-value', ':x', [['Define :x in ExpressionAttributeValues (a string: fill in its value)', false, false]]],
+      ['undefined-value', ':y', [['Define :y in ExpressionAttributeValues (a string: fill in its value)', false, false]]],
+      ['unused-value', "':z'", [['Remove unused :z from ExpressionAttributeValues', false, false]]],
+    ]);
+  });
+
+  it('keeps removal safe when nothing of that kind is undefined, and defining safe when nothing of that kind is unused', () => {
+    const text = lib(`TableName: 'Posts', Key: { PK: 'POST#1' }, UpdateExpression: 'SET #c = :titel', ExpressionAttributeNames: {}, ExpressionAttributeValues: { ':title': 1, ':s': 2 }`).replace('ExpressionAttributeNames: {}, ', '');
+    assert.deepEqual(offered(text, 'typescript'), [
+      ['undefined-name', '#c', [['Define #c as "c" in ExpressionAttributeNames', true, true]]],
+      ['undefined-value', ':titel', [['Rename :titel to :title', false, true], ['Define :titel in ExpressionAttributeValues (a string: fill in its value)', false, false]]],
+      ['unused-value', "':title'", [['Rename :titel to :title', false, true], ['Remove unused :title from ExpressionAttributeValues', false, false]]],
+      ['unused-value', "':s'", [['Remove unused :s from ExpressionAttributeValues', false, false]]],
+    ]);
+  });
+
+  const typoFiles: { name: string; languageId: string; text: string; fixed?: string }[] = [
+    {
+      name: 'TypeScript: SDK v3 low-level and lib-dynamodb',
+      languageId: 'typescript',
+      text: [
+        `import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';`,
+        `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';`,
+        `export const retitle = new UpdateItemCommand({ TableName: 'Posts', Key: { id: { S: '1' } }, UpdateExpression: 'SET title = :titel', ExpressionAttributeValues: { ':title': { S: 'Hello' } } });`,
+        `export const restatus = (s: string) => doc.send(new UpdateCommand({ TableName: 'Posts', Key: { id: '1' }, UpdateExpression: 'SET #stat = :s', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':s': s } }));`,
+        `export const touch = () => doc.send(new UpdateCommand({ TableName: 'Items', Key: { id: '1' }, UpdateExpression: 'SET date = :d', ExpressionAttributeValues: { ':date': Date.now() } }));`,
+        ``,
+      ].join('\n'),
+      // Only the reserved word is fixed: :date stays (the user's value), no #stat invented.
+      fixed: `export const touch = () => doc.send(new UpdateCommand({ TableName: 'Items', Key: { id: '1' }, UpdateExpression: 'SET #date = :d', ExpressionAttributeValues: { ':date': Date.now() }, ExpressionAttributeNames: { '#date': 'date' } }));`,
+    },
+    {
+      name: 'Python: boto3 resource and client',
+      languageId: 'python',
+      text: [
+        `import boto3`,
+        `table = boto3.resource('dynamodb').Table('Posts')`,
+        `client = boto3.client('dynamodb')`,
+        `table.update_item(Key={'id': '1'}, UpdateExpression='SET title = :titel', ExpressionAttributeValues={':title': title})`,
+        `client.update_item(TableName='Posts', Key={'id': {'S': '1'}}, UpdateExpression='SET #stat = :s', ExpressionAttributeNames={'#status': 'status'}, ExpressionAttributeValues={':s': {'S': s}})`,
+        ``,
+      ].join('\n'),
+    },
+    {
+      name: 'AWS CLI JSON',
+      languageId: 'json',
+      text: `{"TableName": "Posts", "Key": {"id": {"S": "1"}}, "UpdateExpression": "SET #stat = :titel", "ExpressionAttributeNames": {"#status": "status"}, "ExpressionAttributeValues": {":title": {"S": "Hello"}}}\n`,
+    },
+  ];
+  for (const c of typoFiles) {
+    it(`fix-all removes nothing and invents nothing: ${c.name}`, () => {
+      const r = fixAllExpressions(c.text, c.languageId);
+      const lines = c.text.split('\n');
+      if (c.fixed) lines[lines.findIndex((l) => l.includes('touch'))] = c.fixed;
+      assert.equal(r.text, lines.join('\n'));
+      // Every typo is still reported, each offering the rename (not safe, preferred).
+      const typos = r.remaining.filter((f) => /^(undefined|unused)-/.test(f.ruleId));
+      assert.ok(typos.length >= 4, typos.map((f) => f.ruleId).join(', '));
+      for (const f of typos) assert.deepEqual([f.fixes?.[0].title.startsWith('Rename '), f.fixes?.some((x) => x.safe)], [true, false], f.message);
+    });
+  }
+});
+
+describe('fixes: pairing placeholder typos', () => {
+  const distances: [string, string, number][] = [
+    ['titel', 'title', 1],
+    ['stat', 'status', 2],
+    ['icnr', 'incr', 1],
+    ['d', 'date', 3],
+    ['abc', 'abc', 0],
+    ['ca', 'abc', 3],
+  ];
+  for (const [a, b, n] of distances) it(`distance ${a} / ${b} = ${n}`, () => assert.equal(typoDistance(a, b), n));
+
+  const pairs: [string[], string[], [string, string][]][] = [
+    [[':titel'], [':title'], [[':titel', ':title']]],
+    [[':d'], [':date'], [[':d', ':date']]],
+    [[':titel', ':bdy'], [':title', ':body'], [[':titel', ':title'], [':bdy', ':body']]],
+    [[':x', ':y'], [':z'], []],
+    [[':x'], [':y', ':z'], []],
+    [[':titel', ':titl'], [':title'], []],
+    [[':titel', ':zzz'], [':title', ':other'], [[':titel', ':title']]],
+  ];
+  for (const [u, v, want] of pairs) it(`pairs ${u.join(',')} with ${v.join(',')}`, () => assert.deepEqual([...pairTypos(u, v)], want));
 });
 
 describe('fixes: fix-all on a file with many requests', () => {

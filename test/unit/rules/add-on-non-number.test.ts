@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Case, lint, parsersReady, ruleCases } from './check';
-import { ALL_DIALECTS, V, render } from './render';
+import { ALL_DIALECTS, V, dec, raw, render } from './render';
+import type { Dialect } from './check';
 
 const upd = (expr: string, values: Record<string, V>): Record<string, V> => ({
   TableName: 'Videos',
@@ -35,6 +36,43 @@ const cases: Case[] = ALL_DIALECTS.flatMap((d): Case[] => {
   ];
 });
 
+/**
+ * Numeric strings the fix only offers when the number reads the same in the host: low-level `{N: s}` when DynamoDB
+ * accepts s as written; JS/TS when `String(Number(s)) === s` (safe integers); boto3 resource an int literal Python
+ * reads, else `Decimal('s')`. `undefined`: no fix in that dialect.
+ */
+const LOW_LEVEL: Dialect[] = ['json', 'ts-v3', 'py-client'];
+const NUMERIC_STRINGS: { s: string; doc?: true; py?: V }[] = [
+  { s: '007', py: raw("Decimal('007')") },
+  { s: '12345678901234567890', py: raw('12345678901234567890') },
+  { s: '.5', py: raw("Decimal('.5')") },
+  { s: '1e3', py: raw("Decimal('1e3')") },
+  { s: '+1', py: raw("Decimal('+1')") },
+  { s: '9007199254740993', py: raw('9007199254740993') },
+  { s: '9007199254740991', doc: true, py: raw('9007199254740991') },
+  { s: '1e-7', doc: true, py: raw("Decimal('1e-7')") },
+  { s: '0', doc: true, py: raw('0') },
+  // DynamoDB rejects these as numbers whatever the style: no fix.
+  { s: ' 5' },
+  { s: '5 ' },
+  { s: '1e400' },
+  { s: '1e-200' },
+  { s: '1'.repeat(39) },
+];
+for (const d of ALL_DIALECTS) {
+  const r = (v: V) => render(d, 'UpdateItem', upd('ADD n :v', { ':v': v }));
+  for (const { s, doc, py } of NUMERIC_STRINGS) {
+    const valid = py !== undefined;
+    const after = !valid ? undefined : LOW_LEVEL.includes(d) ? r(dec(s)) : d === 'py-resource' ? r(py) : doc ? r(raw(s)) : undefined;
+    cases.push({
+      name: `ADD with the numeric string ${JSON.stringify(s)}: ${after ? 'fixed as written' : 'no fix (would not read the same)'}`,
+      dialect: d,
+      code: r(s),
+      expect: [{ text: ':v', message: 'is a string', fixes: after ? [after] : [] }],
+    });
+  }
+}
+
 // Sets in each host's own syntax.
 cases.push(
   { name: 'ADD a string set', dialect: 'json', code: '{"TableName": "T", "Key": {"PK": {"S": "p"}}, "UpdateExpression": "ADD tags :t", "ExpressionAttributeValues": {":t": {"SS": ["a"]}}}\n' },
@@ -57,5 +95,13 @@ describe('add-on-non-number and the expression validator', () => {
     const text = render('json', 'UpdateItem', upd('ADD n :one DELETE tags :t', { ':one': '1', ':t': 'a' }));
     const ids = lint(text, 'json').map((f) => f.ruleId);
     assert.deepEqual(ids, ['add-on-non-number', 'add-on-non-number']);
+  });
+
+  it('a number written with surrounding whitespace is an invalid number (DynamoDB Local rejects it), leading zeros are not', () => {
+    const found = [' 5', '5 ', '007'].map((n) => {
+      const text = render('json', 'UpdateItem', upd('ADD n :v', { ':v': dec(n) }));
+      return lint(text, 'json').map((f) => [f.ruleId, f.severity]);
+    });
+    assert.deepEqual(found, [[['invalid-number', 'error']], [['invalid-number', 'error']], []]);
   });
 });

@@ -48,6 +48,29 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
     code: tx(d, [put('attribute_not_exists(SK) OR attribute_not_exists(likedAt)'), counter('ADD likeTally :one', 1)]),
     expect: [{ text: key(d, 'Put'), fixes: [tx(d, [put('(attribute_not_exists(SK) OR attribute_not_exists(likedAt)) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
   },
+  // The child's own condition already requires the opposite guard on a key attribute: AND-ing the guard on would make
+  // a condition that never holds (every like/unlike fails), so the finding says so and offers no fix.
+  ...(
+    [
+      ['a Put requiring attribute_exists(SK)', put('attribute_exists(SK)'), 1, 'attribute_exists(SK)'],
+      ['a Put requiring attribute_exists on the other key attribute', put('attribute_exists(PK)'), 1, 'attribute_exists(PK)'],
+      ['a Put requiring attribute_exists(#sk) through a placeholder, after another conjunct', put('likedAt > :zero AND attribute_exists(#sk)', { ExpressionAttributeNames: { '#sk': 'SK' }, ExpressionAttributeValues: { ':zero': 0 } }), 1, 'attribute_exists(SK)'],
+      ['a Put requiring NOT attribute_not_exists(SK)', put('NOT attribute_not_exists(SK)'), 1, 'attribute_exists(SK)'],
+      ['a Delete requiring attribute_not_exists(SK)', del('attribute_not_exists(SK)'), -1, 'attribute_not_exists(SK)'],
+      ['a Delete requiring attribute_not_exists(PK) OR attribute_not_exists(SK)', del('attribute_not_exists(PK) OR attribute_not_exists(SK)'), -1, 'attribute_not_exists(PK)'],
+    ] as [string, V, number, string][]
+  ).map(([what, child, delta, existing]): Case => ({
+    name: `${what}: the guard would contradict it, no fix`,
+    dialect: d,
+    code: tx(d, [child, counter(delta < 0 ? 'ADD likeTally :minusOne' : 'ADD likeTally :one', delta)]),
+    expect: [{ text: key(d, delta < 0 ? 'Delete' : 'Put'), message: `Its ConditionExpression already requires ${existing}, which contradicts that guard`, fixes: [] }],
+  })),
+  {
+    name: 'a Put requiring attribute_exists of a non-key attribute: the guard is still ANDed on',
+    dialect: d,
+    code: tx(d, [put('attribute_exists(likedAt)'), counter('ADD likeTally :one', 1)]),
+    expect: [{ text: key(d, 'Put'), fixes: [tx(d, [put('(attribute_exists(likedAt)) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
+  },
   {
     name: 'ClientRequestToken is mentioned, not counted as the guard',
     dialect: d,
