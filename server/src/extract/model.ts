@@ -126,6 +126,11 @@ export interface UnknownNode {
   range: Range;
   /** Source text, for messages and hovers (may be truncated). */
   text?: string;
+  /**
+   * `'S'` when the content is unknown but the host value is surely a string: a template literal or an f-string with
+   * substitutions (`${delta}` sent by a DocumentClient is an S, never an N).
+   */
+  type?: 'S';
 }
 
 export type VNode = StringNode | NumberNode | BoolNode | NullNode | BinaryNode | SetNode | ArrayNode | ObjectNode | UnknownNode;
@@ -229,6 +234,8 @@ export function attrType(node: VNode | undefined, style: ValueStyle): AttrType {
       if (kinds.size === 1 && kinds.has('binary')) return 'BS';
       return 'unknown';
     }
+    case 'unknown':
+      return node.type ?? 'unknown';
     default:
       return 'unknown';
   }

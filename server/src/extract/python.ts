@@ -529,7 +529,8 @@ class PyExtractor {
       const open = m[1].length + m[2].length;
       const close = src.length - open >= m[2].length && src.endsWith(m[2]) ? m[2].length : 0;
       const s = decodePython(src.slice(open, src.length - close), start + open, prefix, { start, end: p.endIndex });
-      if (!s) return this.unknown(n);
+      // An f-string with substitutions (or a `\N{…}` escape): unknown text, but a str all the same (bytes aside).
+      if (!s) return bytes ? this.unknown(n) : { kind: 'unknown', range: this.range(n), text: this.text.slice(n.startIndex, Math.min(n.endIndex, n.startIndex + 120)), type: 'S' };
       pieces.push(s);
     }
     if (bytes) {

@@ -3,7 +3,7 @@
  * lib-dynamodb), aggregated clients, SDK v2 DynamoDB / DocumentClient, typed inputs, and object literals passed by name.
  */
 import ts from 'typescript';
-import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
+import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop } from './model';
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, markMutatedLater } from './infer';
 import { base64DecodedLength, concatStrings, decodeJs } from './strings';
 import { utf8Length } from '../expression/lexer';
@@ -563,7 +563,11 @@ class UnitExtractor {
     const pieces: StringNode[] = [piece(t.head, false)];
     for (const span of t.templateSpans) {
       const s = asString(this.value(span.expression, u, depth + 1, hops));
-      if (!s) return this.unknown(t, u);
+      if (!s) {
+        // `${delta}`: unknown text, but a string all the same (a DocumentClient sends it as an S).
+        const unknown = this.unknown(t, u) as UnknownNode;
+        return { ...unknown, type: 'S' };
+      }
       pieces.push(s, piece(span.literal, ts.isTemplateTail(span.literal)));
     }
     return concatStrings(pieces, this.range(t, u));
