@@ -50,7 +50,9 @@ function checkSite(text: string, site: RequestSite, seen: Set<string>): Out[] {
     for (const c of counterActions(op, upd)) {
       if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
       const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
-      const message = `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${name} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`;
+      // `c.key` is the attribute itself (`#c` resolved to `count`): name it when it differs from what is written.
+      const attribute = c.key === name ? name : `${name} (${c.key})`;
+      const message = `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${attribute} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`;
       const range = spanRange(upd.node, c.action);
       const key = `${range.start}:${range.end}:${message}`;
       if (seen.has(key)) continue;

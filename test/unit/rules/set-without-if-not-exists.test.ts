@@ -100,6 +100,7 @@ const cases: Case[] = ALL_DIALECTS.flatMap((d): Case[] => {
       expect: [
         {
           text: '#c = #c + :one',
+          message: 'when the item has no #c (count) yet',
           fixes: [
             r(update('SET #c = if_not_exists(#c, :zero) + :one', { ':one': 1, ':zero': dec(0) }, { ExpressionAttributeNames: { '#c': 'count' } })),
             r(update('ADD #c :one', { ':one': 1 }, { ExpressionAttributeNames: { '#c': 'count' } })),
