@@ -49,11 +49,26 @@ export function unexpectedError(e: unknown, debug: boolean): string {
   return (text.split('\n')[0] || 'unknown error') + (debug ? '' : ' (set DYNALINT_DEBUG=1 for details)');
 }
 
+/**
+ * A writer for stdout/stderr that stops quietly once the reader went away (`dynalint lint . | head -1`): EPIPE is
+ * not an error of ours, so no stack trace; the command still ends with its own exit code.
+ */
+export function quietOnClosedPipe(stream: NodeJS.WritableStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
+
 if (require.main === module) {
   // The AWS SDK warns on stderr, in nine lines, about Node versions it will drop in future releases: nothing a
   // `dynalint reconcile` user can act on, and it buries the one-line result.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const io: CliIO = { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+  const io: CliIO = { cwd: process.cwd(), stdout: quietOnClosedPipe(process.stdout), stderr: quietOnClosedPipe(process.stderr) };
   main(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;

@@ -264,11 +264,10 @@ export class DynalintService {
           offered.add(id);
           out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred, edit: edit(fix.edits) });
         }
-        const line = doc.positionAt(f.range.start).line;
-        if (disabled.has(`${line}:${f.ruleId}`)) continue;
+        // One action per comment it would write: findings of a rule in one multi-line string share their comment.
         const disable = disableNextLineEdit(a.text, doc.languageId, f.range.start, f.ruleId, a.sites);
-        if (!disable) continue;
-        disabled.add(`${line}:${f.ruleId}`);
+        if (!disable || disabled.has(`${disable.range.start}:${f.ruleId}`)) continue;
+        disabled.add(`${disable.range.start}:${f.ruleId}`);
         out.push({ title: `Disable ${f.ruleId} for this line`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: edit([disable]) });
       }
     }

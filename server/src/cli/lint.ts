@@ -1,5 +1,5 @@
 /**
- * `dynalint lint [paths or globs] [--format stylish|json|sarif] [--max-warnings N] [--fix] [--fix-dry-run] [--config path]`
+ * `dynalint lint [paths or globs] [--format stylish|text|json|sarif] [--max-warnings N] [--fix] [--fix-dry-run] [--config path]`
  *
  * Exit 0 when clean, 1 on errors (or more warnings than --max-warnings), 2 on bad usage.
  */
@@ -12,7 +12,7 @@ import type { DynalintSettings } from '../protocol/settings';
 import { allRules, runRules } from '../rules';
 import type { Finding } from '../rules/types';
 import { CliIO, EXIT, UsageError, parseArgs } from './command';
-import { loadCliSettings } from './config';
+import { CliConfig } from './config';
 import { collectFiles } from './files';
 import { FORMATS, FileReport, Format, countFindings, formatReports } from './format';
 
@@ -22,11 +22,12 @@ Lints DynamoDB requests in JSON, TypeScript/JavaScript and Python files (directo
 respected; node_modules is skipped).
 
 Options:
-  --format stylish|json|sarif   Report format (default: stylish)
+  --format stylish|json|sarif   Report format (default: stylish; text is the same as stylish)
   --max-warnings N              Exit 1 when there are more than N warnings
   --fix                         Apply safe fixes and write the files
   --fix-dry-run                 Print the safe fixes as a unified diff, write nothing
-  --config path                 Use this .dynalintrc.json (default: the nearest one above the working directory)
+  --config path                 Use this .dynalintrc.json for every file (default: the nearest one above each file,
+                                up to the repository root)
   --help                        Show this help
 `;
 
@@ -47,11 +48,15 @@ interface LintOptions {
   paths: string[];
 }
 
+/** Other names people use for a format. */
+const FORMAT_ALIASES: Record<string, Format> = { text: 'stylish' };
+
 function options(argv: string[]): LintOptions | 'help' {
   const a = parseArgs(argv, { values: ['format', 'max-warnings', 'config'], booleans: ['fix', 'fix-dry-run', 'help'] });
   if (a.flags.has('help')) return 'help';
-  const format = (a.values.get('format')?.[0] ?? 'stylish') as Format;
-  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+  const name = (a.values.get('format')?.[0] ?? 'stylish').toLowerCase();
+  const format = (FORMAT_ALIASES[name] ?? name) as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (text = stylish)`);
   const mw = a.values.get('max-warnings')?.[0];
   if (mw !== undefined && !/^-?\d+$/.test(mw)) throw new UsageError('--max-warnings needs a whole number');
   if (a.flags.has('fix') && a.flags.has('fix-dry-run')) throw new UsageError('--fix and --fix-dry-run cannot be combined');
@@ -69,7 +74,6 @@ const toPosix = (p: string): string => p.split(sep).join('/');
 
 export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
   let opts: LintOptions | 'help';
-  let settings: DynalintSettings;
   try {
     opts = options(argv);
   } catch (e) {
@@ -81,16 +85,17 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
     io.stdout(LINT_USAGE);
     return EXIT.ok;
   }
+  const { files, unmatched } = collectFiles(opts.paths, io.cwd, (f) => languageIdForPath(f) !== undefined);
+  // Every file's configuration is read before anything is linted or fixed, so an invalid one stops the run untouched.
+  let settingsOf: Map<string, DynalintSettings>;
   try {
-    const loaded = loadCliSettings(io.cwd, opts.config);
-    settings = loaded.settings;
-    for (const w of loaded.warnings) io.stderr(`dynalint lint: ${w}\n`);
+    const config = new CliConfig(io.cwd, opts.config, (w) => io.stderr(`dynalint lint: ${w}\n`));
+    settingsOf = new Map(files.map((f) => [f, config.settingsFor(f)]));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.stderr(`dynalint lint: ${e.message}\n`);
     return EXIT.usage;
   }
-  const { files, unmatched } = collectFiles(opts.paths, io.cwd, (f) => languageIdForPath(f) !== undefined);
   if (unmatched.length) {
     io.stderr(`dynalint lint: no files matching ${unmatched.map((u) => `"${u}"`).join(', ')}\n`);
     return EXIT.usage;
@@ -102,6 +107,7 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
   for (const abs of files) {
     const file = toPosix(relative(io.cwd, abs)) || abs;
     const languageId = languageIdForPath(abs);
+    const settings = settingsOf.get(abs)!;
     if (!languageId) {
       io.stderr(`dynalint lint: skipping ${file}: not a JSON, TypeScript/JavaScript or Python file\n`);
       continue;

@@ -1,5 +1,6 @@
 /**
  * `.dynalintrc.json` (JSONC): `{ "rules": { "<rule-id>": "error" | "warning" | "info" | "hint" | "off" } }`.
+ * ESLint's spellings are accepted too: `"warn"` and the numbers 0 (off), 1 (warning), 2 (error).
  * Found by walking up from a folder to the workspace root (or the filesystem root); the nearest file wins.
  * Problems (syntax, unknown rule ids, bad severities) come back with offsets into the file so the editor can show them.
  */
@@ -12,6 +13,20 @@ import type { Rule, SeveritySetting } from '../rules/types';
 
 export const CONFIG_FILE = '.dynalintrc.json';
 export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
+/** ESLint spellings accepted in `.dynalintrc.json`, and what they mean. */
+export const SEVERITY_ALIASES: ReadonlyMap<string | number, SeveritySetting> = new Map<string | number, SeveritySetting>([
+  ['warn', 'warning'],
+  [0, 'off'],
+  [1, 'warning'],
+  [2, 'error'],
+]);
+const ACCEPTED = `${SEVERITY_SETTINGS.map((s) => `"${s}"`).join(', ')} (ESLint's "warn", 0, 1, 2 also work)`;
+
+/** The severity a config value names, if it names one. */
+export function severityOf(value: unknown): SeveritySetting | undefined {
+  if (typeof value === 'string' && (SEVERITY_SETTINGS as readonly string[]).includes(value)) return value as SeveritySetting;
+  return typeof value === 'string' || typeof value === 'number' ? SEVERITY_ALIASES.get(value) : undefined;
+}
 
 export interface ConfigProblem {
   message: string;
@@ -63,11 +78,12 @@ export function parseConfig(text: string, knownRuleIds: ReadonlySet<string>): Om
       const id = String(rk.value);
       const value = getNodeValue(rv) as unknown;
       if (!knownRuleIds.has(id)) problems.push({ message: `Unknown rule id "${id}".`, range: span(rk), severity: 'warning' });
-      if (typeof value !== 'string' || !SEVERITY_SETTINGS.includes(value as SeveritySetting)) {
-        problems.push({ message: `Severity must be one of ${SEVERITY_SETTINGS.map((s) => `"${s}"`).join(', ')}.`, range: span(rv), severity: 'error' });
+      const severity = severityOf(value);
+      if (!severity) {
+        problems.push({ message: `Invalid severity ${JSON.stringify(value)} for rule "${id}": use one of ${ACCEPTED}.`, range: span(rv), severity: 'error' });
         continue;
       }
-      if (knownRuleIds.has(id)) rules[id] = value as SeveritySetting;
+      if (knownRuleIds.has(id)) rules[id] = severity;
     }
   }
   return { rules, problems };
@@ -99,7 +115,7 @@ export function loadConfig(startDir: string, options: { stopDir?: string; rules?
 
 /** The JSON schema of `.dynalintrc.json` for a rule registry (the shipped schemas/dynalintrc.schema.json). */
 export function configSchema(rules: readonly Rule[] = allRules): object {
-  const severity = { enum: [...SEVERITY_SETTINGS] };
+  const severity = { enum: [...SEVERITY_SETTINGS, ...SEVERITY_ALIASES.keys()] };
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://github.com/dynalint/dynalint/blob/main/schemas/dynalintrc.schema.json',
@@ -109,7 +125,7 @@ export function configSchema(rules: readonly Rule[] = allRules): object {
       $schema: { type: 'string' },
       rules: {
         type: 'object',
-        description: 'Severity per rule id: "error", "warning", "info", "hint" or "off". VS Code settings (dynalint.rules) override these.',
+        description: 'Severity per rule id: "error", "warning", "info", "hint" or "off" (ESLint\'s "warn", 0, 1 and 2 also work). VS Code settings (dynalint.rules) override these.',
         properties: Object.fromEntries(
           [...rules]
             .sort((a, b) => (a.id < b.id ? -1 : 1))

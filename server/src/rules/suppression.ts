@@ -1,8 +1,12 @@
 /**
- * Suppression comments:
- *   // dynalint-disable-next-line <id>[, <id>]      (TS/JS/JSONC; `#` in Python)
- *   /* dynalint-disable <id>[, <id>] *\/            whole file; no ids = every rule (`# dynalint-disable ...` in Python)
- * Plain JSON has no comments, so nothing is suppressible there. Suppressions that suppress nothing are reported.
+ * Suppression comments (`//` or `/* *\/` in TS/JS/JSONC, `#` in Python; plain JSON has no comments):
+ *   dynalint-disable-next-line <id>[, <id>]   the next line
+ *   dynalint-disable-line <id>[, <id>]        the comment's own line (a trailing comment, as ESLint's eslint-disable-line)
+ *   dynalint-disable <id>[, <id>]             the whole file; no ids = every rule
+ * A line directive covers the findings that start on its target line, those inside a multi-line string starting on
+ * that line, and every finding inside a request site (call, request object) whose range starts on that line: so a
+ * comment above `await doc.send(new UpdateCommand({` covers the whole call. Suppressions that suppress nothing, and
+ * unknown `dynalint-disable-*` / `dynalint-enable*` directives, are reported.
  */
 import type { Range, RequestSite, VNode } from '../extract/model';
 import type { Finding, TextEdit } from './types';
@@ -10,13 +14,16 @@ import type { Finding, TextEdit } from './types';
 export const UNUSED_SUPPRESSION = 'unused-suppression';
 
 export interface Suppression {
-  kind: 'next-line' | 'file';
+  /** `unknown`: a misspelt or unsupported directive (e.g. `dynalint-disable-lines`, `dynalint-enable`), reported only. */
+  kind: 'next-line' | 'line' | 'file' | 'unknown';
   /** Rule ids with their ranges in the comment; empty = all rules. */
   ids: { id: string; range: Range }[];
   /** The whole comment. */
   range: Range;
-  /** The line (0-based) a next-line suppression applies to. */
+  /** The line (0-based) a line or next-line suppression applies to. */
   line: number;
+  /** The directive word (`dynalint-disable-next-line`). */
+  directive: Range;
 }
 
 type CommentStyle = 'slash' | 'hash' | 'none';
@@ -45,7 +52,8 @@ export function lineOf(starts: number[], offset: number): number {
   return lo;
 }
 
-const DIRECTIVE = /dynalint-disable(-next-line)?(?![\w-])([^\n]*)/g;
+const DIRECTIVE = /dynalint-(?:disable|enable)[\w-]*([^\n]*)/g;
+const KINDS: Record<string, Suppression['kind']> = { 'dynalint-disable': 'file', 'dynalint-disable-next-line': 'next-line', 'dynalint-disable-line': 'line' };
 
 /**
  * Where a finding counts as being, for next-line suppressions: the start of the string literal holding it when that
@@ -63,10 +71,20 @@ export function suppressionAnchor(sites: readonly RequestSite[], offset: number)
   return best;
 }
 
+/**
+ * The lines a line directive (next-line or same-line) may target to cover a finding: the finding's first line, the
+ * first line of the multi-line string holding it, and the first line of every request site containing it.
+ */
+export function coveredLines(starts: number[], sites: readonly RequestSite[], range: Range): Set<number> {
+  const lines = new Set([lineOf(starts, range.start), lineOf(starts, suppressionAnchor(sites, range.start))]);
+  for (const s of sites) if (s.range.start <= range.start && range.end <= s.range.end) lines.add(lineOf(starts, s.range.start));
+  return lines;
+}
+
 /** Find suppression comments. */
 export function parseSuppressions(text: string, languageId: string): Suppression[] {
   const style = commentStyle(languageId);
-  if (style === 'none' || !text.includes('dynalint-disable')) return [];
+  if (style === 'none' || !text.includes('dynalint-')) return [];
   const starts = lineStarts(text);
   const out: Suppression[] = [];
   for (const m of text.matchAll(DIRECTIVE)) {
@@ -74,7 +92,7 @@ export function parseSuppressions(text: string, languageId: string): Suppression
     const lineStart = text.lastIndexOf('\n', at - 1) + 1;
     const before = text.slice(lineStart, at);
     let commentStart: number;
-    let body = m[2];
+    let body = m[1];
     if (style === 'hash') {
       const hm = /#\s*$/.exec(before);
       if (!hm) continue;
@@ -89,15 +107,17 @@ export function parseSuppressions(text: string, languageId: string): Suppression
         body = body.slice(0, close);
       }
     }
-    const bodyStart = at + m[0].length - m[2].length;
+    const bodyStart = at + m[0].length - m[1].length;
     const ids: Suppression['ids'] = [];
     // Ids are separated by commas or spaces; `--` starts a free-text reason, as in ESLint.
     const reason = body.indexOf('--');
     const list = reason >= 0 ? body.slice(0, reason) : body;
     for (const im of list.matchAll(/[A-Za-z0-9][\w-]*/g)) ids.push({ id: im[0], range: { start: bodyStart + im.index!, end: bodyStart + im.index! + im[0].length } });
     const endOfComment = bodyStart + body.length + (text.startsWith('*/', bodyStart + body.length) ? 2 : 0);
-    const kind = m[1] ? 'next-line' : 'file';
-    out.push({ kind, ids, range: { start: commentStart, end: endOfComment }, line: lineOf(starts, at) + 1 });
+    const word = m[0].slice(0, m[0].length - m[1].length);
+    const kind = KINDS[word] ?? 'unknown';
+    const line = lineOf(starts, at) + (kind === 'next-line' ? 1 : 0);
+    out.push({ kind, ids, range: { start: commentStart, end: endOfComment }, line, directive: { start: at, end: at + word.length } });
   }
   return out;
 }
@@ -121,11 +141,10 @@ export function applySuppressions(
   const used = new Set<string>();
   const mark = (s: Suppression, i: number | 'all') => used.add(`${s.range.start}:${i}`);
   const kept = findings.filter((f) => {
-    const line = lineOf(starts, f.range.start);
-    const anchorLine = lineOf(starts, suppressionAnchor(sites, f.range.start));
+    const lines = coveredLines(starts, sites, f.range);
     let suppressed = false;
     for (const s of sups) {
-      if (s.kind === 'next-line' && s.line !== line && s.line !== anchorLine) continue;
+      if (s.kind === 'unknown' || (s.kind !== 'file' && !lines.has(s.line))) continue;
       if (!s.ids.length) {
         mark(s, 'all');
         suppressed = true;
@@ -142,7 +161,13 @@ export function applySuppressions(
   });
   const unused: Omit<Finding, 'severity'>[] = [];
   for (const s of sups) {
-    const what = s.kind === 'file' ? 'in this file' : 'on the next line';
+    if (s.kind === 'unknown') {
+      const word = text.slice(s.directive.start, s.directive.end);
+      const message = `Unknown suppression directive ${word}: use dynalint-disable-next-line, dynalint-disable-line or dynalint-disable.`;
+      unused.push({ ruleId: UNUSED_SUPPRESSION, message, range: s.directive });
+      continue;
+    }
+    const what = s.kind === 'file' ? 'in this file' : s.kind === 'line' ? 'on this line' : 'on the next line';
     if (!s.ids.length) {
       if (!used.has(`${s.range.start}:all`))
         unused.push({ ruleId: UNUSED_SUPPRESSION, message: `Unused suppression: no finding ${what} to disable.`, range: s.range, unnecessary: true, fixes: [removeFix(text, s, [])] });
@@ -177,7 +202,8 @@ function removeFix(text: string, s: Suppression, remove: string[]): { title: str
 
 /**
  * The edit behind "Disable <id> for this line": adds the id to a `dynalint-disable-next-line` comment on the line
- * above, or inserts one with the line's indentation. Undefined for plain JSON (no comments). Pass the document's
+ * above (or a `dynalint-disable-line` comment on the line itself), or inserts a next-line comment with the line's
+ * indentation. Undefined for plain JSON (no comments). Pass the document's
  * sites so a finding inside a multi-line string gets its comment above the string, not inside it.
  */
 export function disableNextLineEdit(text: string, languageId: string, offset: number, ruleId: string, sites: readonly RequestSite[] = []): TextEdit | undefined {
@@ -186,7 +212,8 @@ export function disableNextLineEdit(text: string, languageId: string, offset: nu
   offset = suppressionAnchor(sites, offset);
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  const prev = lineStart > 0 ? parseSuppressions(text, languageId).find((s) => s.kind === 'next-line' && s.line === lineOf(lineStarts(text), offset)) : undefined;
+  const line = lineOf(lineStarts(text), offset);
+  const prev = parseSuppressions(text, languageId).find((s) => (s.kind === 'next-line' || s.kind === 'line') && s.line === line);
   if (prev && prev.ids.length) {
     if (prev.ids.some((x) => x.id === ruleId)) return undefined;
     const end = prev.ids[prev.ids.length - 1].range.end;

@@ -4,7 +4,7 @@
  * .gitignore and node_modules. One test also runs the CLI as a separate process.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -88,6 +88,13 @@ describe('cli: dynalint lint', () => {
     assert.match(r.stdout, /^ {2}6:51 +error +:unused is defined but no expression uses it.* +unused-value$/m);
     assert.match(r.stdout, /2 errors and 1 warning potentially fixable with the `--fix` option\./);
     assert.equal(r.code, 1);
+  });
+
+  it('--format text (and any case of a format name) is stylish', async () => {
+    const stylish = await run('lint');
+    assert.deepEqual(await run('lint', '--format', 'text'), stylish);
+    assert.deepEqual(await run('lint', '--format=Stylish'), stylish);
+    assert.equal((await run('lint', '--format', 'JSON')).stdout, (await run('lint', '--format', 'json')).stdout);
   });
 
   it('json: files with 0-based LSP ranges, ignored and node_modules files absent', async () => {
@@ -225,6 +232,39 @@ describe('cli: dynalint lint', () => {
     assert.deepEqual(r, { code: 0, stdout: '', stderr: 'dynalint lint: typo.json:1:14: Unknown rule id "reserved-wrod".\n' });
   });
 
+  it('each file gets the nearest .dynalintrc.json above it, whatever the working directory; "warn" and numbers work', async () => {
+    mkdirSync(join(root, 'app', 'api'), { recursive: true });
+    cpSync(join(root, 'src/posts.ts'), join(root, 'app/api/posts.ts'));
+    writeFileSync(join(root, 'app', '.dynalintrc.json'), '{ "rules": { "reserved-word": "warn", "unused-value": 0 } }');
+    const rules = (r: Run) =>
+      JSON.parse(r.stdout).map((f: { file: string; diagnostics: { ruleId: string; severity: string }[] }) => [f.file, f.diagnostics.map((d) => `${d.ruleId}:${d.severity}`)]);
+    const expected = [
+      ['app/api/posts.ts', ['reserved-word:warning']],
+      ['src/posts.ts', ['reserved-word:error', 'unused-value:error']],
+    ];
+    assert.deepEqual(rules(await run('lint', '--format', 'json', 'app/api/posts.ts', 'src/posts.ts')), expected);
+    let out = '';
+    await main(['lint', '--format', 'json', '../app/api/posts.ts', 'posts.ts'], { cwd: join(root, 'src'), stdout: (t) => (out += t), stderr: () => undefined });
+    assert.deepEqual(rules({ code: 0, stdout: out, stderr: '' }), [
+      ['../app/api/posts.ts', ['reserved-word:warning']],
+      ['posts.ts', ['reserved-word:error', 'unused-value:error']],
+    ]);
+  });
+
+  it('the search stops at the repository root (a folder holding .git)', async () => {
+    writeFileSync(join(root, '.dynalintrc.json'), '{ "rules": { "reserved-word": "off" } }');
+    mkdirSync(join(root, 'vendor', 'lib', '.git'), { recursive: true });
+    cpSync(join(root, 'src/posts.ts'), join(root, 'vendor/lib/posts.ts'));
+    const r = await run('lint', '--format', 'json', 'vendor/lib/posts.ts', 'src/posts.ts');
+    assert.deepEqual(
+      JSON.parse(r.stdout).map((f: { file: string; diagnostics: { ruleId: string }[] }) => [f.file, f.diagnostics.map((d) => d.ruleId)]),
+      [
+        ['src/posts.ts', ['unused-value']],
+        ['vendor/lib/posts.ts', ['reserved-word', 'unused-value']],
+      ],
+    );
+  });
+
   it('reads .dynalintrc.json from the working directory by default', async () => {
     writeFileSync(join(root, '.dynalintrc.json'), '{\n  // comments are fine\n  "rules": { "reserved-word": "warning", "unused-value": "off", "set-without-if-not-exists": "off" }\n}\n');
     const r = await run('lint', '--format', 'json');
@@ -236,7 +276,7 @@ describe('cli: dynalint lint', () => {
     ['no command', [], /Usage: dynalint <command>/],
     ['unknown command', ['lnt'], /unknown command "lnt"/],
     ['unknown option', ['lint', '--fromat', 'json'], /unknown option --fromat/],
-    ['bad format', ['lint', '--format', 'xml'], /--format must be one of stylish, json, sarif/],
+    ['bad format', ['lint', '--format', 'xml'], /--format must be one of stylish, json, sarif \(text = stylish\)/],
     ['bad --max-warnings', ['lint', '--max-warnings', 'many'], /--max-warnings needs a whole number/],
     ['missing value', ['lint', '--format'], /--format needs a value/],
     ['missing path', ['lint', 'nope/'], /no files matching "nope\/"/],
@@ -259,7 +299,15 @@ describe('cli: dynalint lint', () => {
     writeFileSync(join(root, 'broken.json'), '{ "rules": { "reserved-word": "loud" } }');
     const r = await run('lint', '--config', 'broken.json');
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /broken\.json:1:31: Severity must be one of "error", "warning", "info", "hint", "off"\./);
+    assert.equal(r.stderr, `dynalint lint: broken.json:1:31: Invalid severity "loud" for rule "reserved-word": use one of "error", "warning", "info", "hint", "off" (ESLint's "warn", 0, 1, 2 also work).\n`);
+  });
+
+  it('an invalid .dynalintrc.json found for a file stops the run before --fix writes anything', async () => {
+    writeFileSync(join(root, 'src', '.dynalintrc.json'), '{ "rules": { "reserved-word": "loud" } }');
+    const r = await run('lint', '--fix');
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^dynalint lint: src\/\.dynalintrc\.json:1:31: Invalid severity "loud" for rule "reserved-word"/);
+    assert.equal(readFileSync(join(root, 'src/posts.ts'), 'utf8'), FILES['src/posts.ts']);
   });
 
   it('--fix-dry-run prints a unified diff of the safe fixes and writes nothing', async () => {
@@ -302,6 +350,20 @@ describe('cli: dynalint lint', () => {
     assert.match(readFileSync(join(root, 'src/counter.ts'), 'utf8'), /SET plays = if_not_exists\(plays, :zero\) \+ :one/);
     assert.equal(readFileSync(join(root, 'generated/bad.json'), 'utf8'), FILES['generated/bad.json'], 'ignored files are not touched');
     assert.deepEqual(await run('lint'), { code: 0, stdout: '', stderr: '' });
+  });
+
+  it('as a process, a reader closing the pipe early (`| head -1`) ends it quietly with its own exit code', async function () {
+    this.timeout(60_000);
+    // About a megabyte of JSON: far more than a pipe buffer, so the CLI is still writing when the reader goes away.
+    const line = "table.update_item(Key={'PK': 'a'}, UpdateExpression='SET name = :n, status = :s, date = :d, size = :z')";
+    writeFileSync(join(root, 'big.py'), `import boto3\ntable = boto3.resource('dynamodb').Table('T')\n${`${line}\n`.repeat(300)}`);
+    const child = spawn(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'server/src/cli.ts'), 'lint', '--format', 'json', 'big.py'], { cwd: root });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+    assert.equal(stderr, '');
+    assert.equal(code, 1);
   });
 
   it('runs as a process: exit code and output of the real entry point', function () {

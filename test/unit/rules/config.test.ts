@@ -22,8 +22,20 @@ describe('.dynalintrc.json', () => {
         r.problems.map((p) => [p.severity, text.slice(p.range.start, p.range.end), p.message]),
         [
           ['warning', '"no-such-rule"', 'Unknown rule id "no-such-rule".'],
-          ['error', '"loud"', 'Severity must be one of "error", "warning", "info", "hint", "off".'],
+          ['error', '"loud"', `Invalid severity "loud" for rule "add-on-non-number": use one of "error", "warning", "info", "hint", "off" (ESLint's "warn", 0, 1, 2 also work).`],
           ['warning', '"extends"', 'Unknown setting "extends": only "rules" is read.'],
+        ],
+      );
+    });
+    it("accepts ESLint's spellings: \"warn\" and 0/1/2; rejects other numbers and arrays", () => {
+      const text = '{ "rules": { "reserved-word": "warn", "unused-value": 0, "add-on-non-number": 1, "set-without-if-not-exists": 2, "count-children-on-read": 3, "non-idempotent-counter": ["warn"] } }';
+      const r = parseConfig(text, KNOWN);
+      assert.deepEqual(r.rules, { 'reserved-word': 'warning', 'unused-value': 'off', 'add-on-non-number': 'warning', 'set-without-if-not-exists': 'error' });
+      assert.deepEqual(
+        r.problems.map((p) => [text.slice(p.range.start, p.range.end), p.message.slice(0, p.message.indexOf(':'))]),
+        [
+          ['3', 'Invalid severity 3 for rule "count-children-on-read"'],
+          ['["warn"]', 'Invalid severity ["warn"] for rule "non-idempotent-counter"'],
         ],
       );
     });

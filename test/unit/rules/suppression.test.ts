@@ -6,6 +6,9 @@ import { PRELUDE, lint, parsersReady, slice } from './check';
 
 const TS_CALL = "client.send(new UpdateItemCommand({ TableName: 'T', Key: { PK: { S: 'p' } }, UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': { N: '1' } } }));\n";
 const PY_CALL = "client.update_item(TableName='T', Key={'PK': {'S': 'p'}}, UpdateExpression='SET n = n + :one', ExpressionAttributeValues={':one': {'N': '1'}})\n";
+const TS_MULTI = (top: string, onExpr = '') =>
+  `${top}client.send(new UpdateItemCommand({\n  TableName: 'T',\n  Key: { PK: { S: 'p' } },\n  UpdateExpression: 'SET n = n + :one',${onExpr}\n  ExpressionAttributeValues: { ':one': { N: '1' } },\n}));\n`;
+const PY_MULTI = (top: string, first = '') => `${top}client.update_item(${first}\n    TableName='T',\n    Key={'PK': {'S': 'p'}},\n    UpdateExpression='SET n = n + :one',\n    ExpressionAttributeValues={':one': {'N': '1'}},\n)\n`;
 const JSONC = (comment: string) => `{\n  "TableName": "T",\n  "Key": {"PK": {"S": "p"}},\n${comment}  "UpdateExpression": "SET n = n + :one",\n  "ExpressionAttributeValues": {":one": {"N": "1"}}\n}\n`;
 const ts = (s: string) => PRELUDE['ts-v3'] + s;
 const py = (s: string) => PRELUDE['py-client'] + s;
@@ -33,6 +36,39 @@ const cases: SupCase[] = [
   { name: 'Python file-level', lang: 'python', text: '# dynalint-disable set-without-if-not-exists\n' + py(PY_CALL), expect: [] },
   { name: 'Python // is not a comment', lang: 'python', text: py(PY_CALL), expect: ['set-without-if-not-exists@n = n + :one:warning'] },
   { name: 'JSONC // comment', lang: 'jsonc', text: JSONC('  // dynalint-disable-next-line set-without-if-not-exists\n'), expect: [] },
+  { name: 'disable-line, trailing // comment', lang: 'typescript', text: ts(TS_CALL.replace('\n', ' // dynalint-disable-line set-without-if-not-exists\n')), expect: [] },
+  { name: 'disable-line, trailing /* */ comment', lang: 'typescript', text: ts(TS_CALL.replace(';\n', '; /* dynalint-disable-line set-without-if-not-exists */\n')), expect: [] },
+  { name: 'disable-line on the finding line of a multi-line call', lang: 'typescript', text: ts(TS_MULTI('', ' // dynalint-disable-line set-without-if-not-exists')), expect: [] },
+  {
+    name: 'disable-line on the line above does not apply',
+    lang: 'typescript',
+    text: ts('// dynalint-disable-line set-without-if-not-exists\n' + TS_CALL),
+    expect: ['unused-suppression@set-without-if-not-exists:hint', 'set-without-if-not-exists@n = n + :one:warning'],
+  },
+  { name: 'Python disable-line', lang: 'python', text: py(PY_CALL.replace('\n', '  # dynalint-disable-line set-without-if-not-exists\n')), expect: [] },
+  { name: 'JSONC disable-line', lang: 'jsonc', text: JSONC('').replace(':one",\n', ':one", // dynalint-disable-line set-without-if-not-exists\n'), expect: [] },
+  { name: 'next-line above a multi-line call covers the whole call', lang: 'typescript', text: ts(TS_MULTI('// dynalint-disable-next-line set-without-if-not-exists\n')), expect: [] },
+  { name: 'next-line with no ids above a multi-line call', lang: 'typescript', text: ts(TS_MULTI('// dynalint-disable-next-line\n')), expect: [] },
+  { name: 'Python next-line above a multi-line call', lang: 'python', text: py(PY_MULTI('# dynalint-disable-next-line set-without-if-not-exists\n')), expect: [] },
+  { name: 'Python disable-line on the first line of a multi-line call', lang: 'python', text: py(PY_MULTI('', '  # dynalint-disable-line set-without-if-not-exists')), expect: [] },
+  {
+    name: 'next-line above an inner line of a call covers only that line',
+    lang: 'typescript',
+    text: ts(TS_MULTI('').replace("  Key:", '  // dynalint-disable-next-line set-without-if-not-exists\n  Key:')),
+    expect: ['unused-suppression@set-without-if-not-exists:hint', 'set-without-if-not-exists@n = n + :one:warning'],
+  },
+  {
+    name: 'next-line above a call does not reach the next call',
+    lang: 'typescript',
+    text: ts(TS_MULTI('// dynalint-disable-next-line set-without-if-not-exists\n') + TS_MULTI('')),
+    expect: ['set-without-if-not-exists@n = n + :one:warning'],
+  },
+  {
+    name: 'an unknown directive is reported',
+    lang: 'typescript',
+    text: ts('// dynalint-disable-lines set-without-if-not-exists\n' + TS_CALL),
+    expect: ['unused-suppression@dynalint-disable-lines:hint', 'set-without-if-not-exists@n = n + :one:warning'],
+  },
   { name: 'JSONC without comment', lang: 'jsonc', text: JSONC(''), expect: ['set-without-if-not-exists@n = n + :one:warning'] },
 ];
 
@@ -41,13 +77,15 @@ describe('suppression comments', () => {
   for (const c of cases) it(`${c.lang}: ${c.name}`, () => assert.deepEqual(summary(c.text, c.lang), c.expect));
 
   it('reads ids and ranges', () => {
-    const text = 'x\n  // dynalint-disable-next-line a-b, c\n/* dynalint-disable */\n';
+    const text = 'x\n  // dynalint-disable-next-line a-b, c\n/* dynalint-disable */\ny; /* dynalint-disable-line d */\n// dynalint-enable\n';
     const s = parseSuppressions(text, 'typescript');
     assert.deepEqual(
       s.map((x) => ({ kind: x.kind, line: x.line, ids: x.ids.map((i) => text.slice(i.range.start, i.range.end)), comment: text.slice(x.range.start, x.range.end) })),
       [
         { kind: 'next-line', line: 2, ids: ['a-b', 'c'], comment: '// dynalint-disable-next-line a-b, c' },
-        { kind: 'file', line: 3, ids: [], comment: '/* dynalint-disable */' },
+        { kind: 'file', line: 2, ids: [], comment: '/* dynalint-disable */' },
+        { kind: 'line', line: 3, ids: ['d'], comment: '/* dynalint-disable-line d */' },
+        { kind: 'unknown', line: 4, ids: [], comment: '// dynalint-enable' },
       ],
     );
     assert.deepEqual(parseSuppressions('{"a": "// dynalint-disable-next-line x"}', 'json'), []);
@@ -103,6 +141,13 @@ describe('suppression comments', () => {
       const f = lint(text, 'typescript').find((x) => x.ruleId === 'set-without-if-not-exists')!;
       const fixed = applyEdits(text, [disableNextLineEdit(text, 'typescript', f.range.start, f.ruleId)!]);
       assert.equal(fixed, ts('// dynalint-disable-next-line add-on-non-number, set-without-if-not-exists\n' + TS_CALL));
+    });
+    it('adds the id to an existing disable-line comment on the same line', () => {
+      const text = ts(TS_CALL.replace('\n', ' // dynalint-disable-line add-on-non-number\n'));
+      const f = lint(text, 'typescript').find((x) => x.ruleId === 'set-without-if-not-exists')!;
+      const fixed = applyEdits(text, [disableNextLineEdit(text, 'typescript', f.range.start, f.ruleId)!]);
+      assert.equal(fixed, ts(TS_CALL.replace('\n', ' // dynalint-disable-line add-on-non-number, set-without-if-not-exists\n')));
+      assert.deepEqual(summary(fixed, 'typescript'), ['unused-suppression@add-on-non-number:hint']);
     });
     it('plain JSON has no comments: no edit', () => {
       assert.equal(disableNextLineEdit('{\n "a": 1\n}', 'json', 4, 'x'), undefined);
