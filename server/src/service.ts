@@ -255,14 +255,27 @@ export class DynalintService {
       const disabled = new Set<string>();
       // The same fix (e.g. one placeholder rewrite for every reserved word of a request) is offered once.
       const offered = new Set<string>();
-      for (const f of a.findings) {
-        if (f.range.start > end || f.range.end < start) continue;
+      // An editor's auto-fix applies the preferred action only when exactly one is preferred: where findings overlap
+      // (e.g. set-without-if-not-exists and decrement-without-floor on one SET), the most severe finding's keeps it.
+      const rank: Record<string, number> = { error: 0, warning: 1, info: 2, hint: 3 };
+      const here = a.findings.filter((f) => !(f.range.start > end || f.range.end < start));
+      const bySeverity = [...here].sort((x, y) => (rank[x.severity] ?? 4) - (rank[y.severity] ?? 4));
+      const preferredRanges: { start: number; end: number }[] = [];
+      const keepsPreference = new Set<Finding>();
+      for (const f of bySeverity) {
+        if (!f.fixes?.some((x) => x.preferred && x.edits.length)) continue;
+        if (preferredRanges.some((r) => r.start < f.range.end && f.range.start < r.end)) continue;
+        preferredRanges.push(f.range);
+        keepsPreference.add(f);
+      }
+      for (const f of here) {
         const diagnostic = this.toDiagnostic(doc, f);
         for (const fix of f.fixes ?? []) {
           const id = JSON.stringify([fix.title, fix.edits]);
           if (!fix.edits.length || offered.has(id)) continue;
           offered.add(id);
-          out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: fix.preferred, edit: edit(fix.edits) });
+          const isPreferred = !!fix.preferred && keepsPreference.has(f);
+          out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred, edit: edit(fix.edits) });
         }
         // One action per comment it would write: findings of a rule in one multi-line string share their comment.
         const disable = disableNextLineEdit(a.text, doc.languageId, f.range.start, f.ruleId, a.sites);

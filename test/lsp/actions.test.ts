@@ -56,6 +56,22 @@ describe('lsp: code actions', function () {
     );
   });
 
+  it('marks exactly one action preferred where two findings overlap (auto-fix needs a single preferred one)', async () => {
+    const uri = 'file:///w/stock.ts';
+    const text = [
+      `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';`,
+      `export const take = (id: string, q: number) => new UpdateCommand({ TableName: 'Stock', Key: { PK: id }, UpdateExpression: 'SET stock = stock - :q', ExpressionAttributeValues: { ':q': q } });`,
+      ``,
+    ].join('\n');
+    await client.open(uri, 'typescript', text);
+    const diagnostics = await client.diagnosticsFor(uri, 1);
+    assert.deepEqual(diagnostics.map((d) => d.code).sort(), ['decrement-without-floor', 'set-without-if-not-exists']);
+    const actions = await client.codeActions(uri, rangeOf(uri, 'stock = stock - :q'));
+    const fixers = new Set(actions.filter((a) => !a.title.startsWith('Disable')).flatMap((a) => a.diagnostics?.map((d) => d.code) ?? []));
+    assert.deepEqual([...fixers].sort(), ['decrement-without-floor', 'set-without-if-not-exists'], 'both rules offer their fixes');
+    assert.equal(actions.filter((a) => a.isPreferred).length, 1, JSON.stringify(actions.map((a) => [a.title, a.isPreferred])));
+  });
+
   it('source.fixAll.dynalint applies every safe fix in one edit, and only it answers an only=[source.fixAll] request', async () => {
     const uri = 'file:///w/u.ts';
     const actions = await client.codeActions(uri, rangeOf(uri, 'cmd'), [], ['source.fixAll']);
