@@ -100,7 +100,7 @@ function checkSite(text: string, site: RequestSite): Out[] {
       if (conditionOf(op.params).state !== 'absent') continue;
       out.push({
         ruleId: id,
-        message: `\`${actionText(upd, c)}\` runs in a transaction with no guarded child write: every retry or duplicate request changes the count again. Write the child item in the same transaction with a condition on its key.${note}`,
+        message: `\`${actionText(upd, c)}\` runs in a transaction with no guarded child write: every repeated request (an application retry after a timeout, a double click, a redelivered message) changes the count again. Write the child item in the same transaction with a condition on its key.${note}`,
         range: spanRange(upd.node, c.action),
       });
     }
@@ -118,7 +118,7 @@ function checkSite(text: string, site: RequestSite): Out[] {
     const entry = entryOf(child);
     const attr = guardAttribute(child, keys);
     const why = put
-      ? `a retried or duplicate request writes the child again and \`${counterText}\` counts it twice`
+      ? `a repeated request (an application retry after a timeout, a double click, a redelivered message) writes the child again and \`${counterText}\` counts it twice`
       : `a second delete of the same child still runs \`${counterText}\` and drifts the count (negative on a double unlike)`;
     const clash = contradiction(child, put ? 'attribute_exists' : 'attribute_not_exists', attr ? [...keys, attr] : keys);
     const contradicts = clash
