@@ -59,8 +59,13 @@ interface Candidate {
   node: ts.Node;
   fn?: Fn;
   parent?: ts.Node;
-  /** A returned object literal: the enclosing function's declared return type (`(): UpdateCommandInput => ({...})`). */
+  /**
+   * A literal typed by a signature: the enclosing function's declared return type (`(): UpdateCommandInput => ({...})`)
+   * or the parameter type of the wrapper it is passed to (`update({...})`, `function update(p: UpdateCommandInput)`).
+   */
   returnType?: ts.TypeNode;
+  /** What names the request (hover, related locations) when not the type: the wrapper's name at the call. */
+  name?: ts.Node;
 }
 
 /** Names visible to every statement: imports, module-level declarations, clients, which SDKs the file uses. */
@@ -70,6 +75,8 @@ interface Env {
   clients: Map<string, ClientKind>;
   usesV3: boolean;
   usesLib: boolean;
+  /** Module-level wrappers taking a request input: `function update(params: UpdateCommandInput)` -> its typed parameters. */
+  wrappers: Map<string, { index: number; type: ts.TypeNode }[]>;
 }
 
 function scriptKind(languageId: string): ts.ScriptKind {
@@ -113,8 +120,19 @@ function dotted(e: ts.Node): string[] | undefined {
 const FUNCTION_KINDS = new Set([K.FunctionDeclaration, K.MethodDeclaration, K.GetAccessor, K.SetAccessor, K.Constructor, K.FunctionExpression, K.ArrowFunction]);
 const SCOPE_KINDS = new Set([...FUNCTION_KINDS, K.Block, K.SourceFile, K.ModuleBlock, K.CaseBlock, K.ForStatement, K.ForOfStatement, K.ForInStatement, K.ClassDeclaration, K.ClassExpression]);
 
+/** Parameters typed with a request input type name (`params: UpdateCommandInput`), by position. */
+function typedParameters(f: ts.SignatureDeclaration): { index: number; type: ts.TypeNode }[] {
+  const out: { index: number; type: ts.TypeNode }[] = [];
+  f.parameters.forEach((p, index) => {
+    const name = p.type && ts.isTypeReferenceNode(p.type) ? dotted(p.type.typeName as unknown as ts.Expression)?.pop() : undefined;
+    if (name && apiOfTypeName(name) && p.type) out.push({ index, type: p.type });
+  });
+  return out;
+}
+
 function isEnvStatement(s: ts.Statement): boolean {
   return (
+    (ts.isFunctionDeclaration(s) && typedParameters(s).length > 0) ||
     ts.isImportDeclaration(s) ||
     ts.isImportEqualsDeclaration(s) ||
     ts.isVariableStatement(s) ||
@@ -164,7 +182,7 @@ class UnitExtractor {
       const lit = unwrap(c.node as ts.Expression);
       const info = this.typeInfo(c.returnType);
       if (!info || !ts.isObjectLiteralExpression(lit) || consumed.has(lit)) return undefined;
-      return this.site(info.api, 'call', info.style, info.sdk, lit, c.returnType, this.value(lit, this.unit, 0, 0) as ObjectNode, c.fn);
+      return this.site(info.api, 'call', info.style, info.sdk, lit, c.name ?? c.returnType, this.value(lit, this.unit, 0, 0) as ObjectNode, c.fn);
     }
     const n = c.node as ts.VariableDeclaration | ts.SatisfiesExpression | ts.AsExpression;
     const lit = unwrap((ts.isVariableDeclaration(n) ? n.initializer : n.expression)!);
@@ -242,6 +260,14 @@ class UnitExtractor {
         case K.CallExpression: {
           const callee = (n as ts.CallExpression).expression;
           if (ts.isPropertyAccessExpression(callee) && (LOW_METHODS.has(callee.name.text) || DOC_METHODS.has(callee.name.text))) this.calls.push({ node: n, fn, parent });
+          else if (ts.isIdentifier(callee) && !this.decls.has(callee.text)) {
+            // `update({ ... })` where `function update(params: UpdateCommandInput)`: the literal argument is that input.
+            const args = (n as ts.CallExpression).arguments;
+            for (const w of this.env.wrappers.get(callee.text) ?? []) {
+              const arg = args[w.index];
+              if (arg && ts.isObjectLiteralExpression(unwrap(arg))) this.typed.push({ node: arg, fn, returnType: w.type, name: callee });
+            }
+          }
           break;
         }
         case K.SatisfiesExpression:
@@ -740,7 +766,7 @@ function newUnit(sf: ts.SourceFile, delta: number, stmt: ts.Statement): Unit {
 }
 
 function buildEnv(units: Unit[], host: HostLanguage): Env {
-  const env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false };
+  const env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false, wrappers: new Map() };
   const noteModule = (m: string) => {
     if (m.startsWith('@aws-sdk/')) env.usesV3 = true;
     if (m === V3_DOC) env.usesLib = true;
@@ -768,10 +794,13 @@ function buildEnv(units: Unit[], host: HostLanguage): Env {
     if (!u.env) continue;
     const s = u.stmt;
     const x = new UnitExtractor(env, u, host);
+    if (ts.isFunctionDeclaration(s) && s.name) env.wrappers.set(s.name.text, typedParameters(s));
     if (ts.isVariableStatement(s)) {
       const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0;
       for (const d of s.declarationList.declarations) {
         if (!ts.isIdentifier(d.name) || requireOf(d.initializer) !== undefined) continue;
+        const init = d.initializer && unwrap(d.initializer);
+        if (isConst && init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) && typedParameters(init).length) env.wrappers.set(d.name.text, typedParameters(init));
         const decl: Decl = { init: d.initializer, isConst, scope: u.sf, pos: d.pos, unit: u };
         const arr = env.decls.get(d.name.text);
         if (arr) arr.push(decl);
@@ -810,7 +839,7 @@ function continuesPrevious(text: string, from = 0): boolean {
  */
 export class TsDocument {
   private units: Unit[] = [];
-  private env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false };
+  private env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false, wrappers: new Map() };
   private text = '';
   private flattened = false;
 

@@ -4,7 +4,7 @@
  * API and value style taken from the type. Returns of nested functions and untyped functions are not.
  */
 import { strict as assert } from 'node:assert';
-import { extract, initParsers, prop, str } from '../../../server/src/extract';
+import { createDocumentExtractor, extract, initParsers, prop, str } from '../../../server/src/extract';
 
 const LIB = `import { UpdateCommandInput, QueryCommandInput } from '@aws-sdk/lib-dynamodb';\nimport type { PutItemCommandInput } from '@aws-sdk/client-dynamodb';\n`;
 
@@ -37,6 +37,31 @@ const CASES: { name: string; code: string; want: [string, string, string][] }[] 
     code: `${LIB}export function conf() {\n  return { TableName: 'T', retries: 3 };\n}\n`,
     want: [],
   },
+  {
+    name: 'a wrapper function with a typed parameter, called with a literal',
+    code: `${LIB}async function update(params: UpdateCommandInput) {
+  return doc.send(new UpdateCommand(params));
+}
+export async function close(id: string) {
+  await update({ TableName: 'T', Key: { id }, UpdateExpression: 'SET status = :s', ExpressionAttributeValues: { ':s': 'closed' } });
+}
+`,
+    want: [['UpdateItem', 'document', 'SET status = :s']],
+  },
+  {
+    name: 'a const arrow wrapper (second parameter typed), called before its declaration is irrelevant: module scope',
+    code: `${LIB}export const run = () => query(client, { TableName: 'T', KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p2': 'a' } });
+const query = (c: unknown, input: QueryCommandInput) => c;
+`,
+    want: [['Query', 'document', 'pk = :p']],
+  },
+  {
+    name: 'a local function of the same name shadows nothing at module scope: an untyped function is no wrapper',
+    code: `${LIB}function update(params: any) { return params; }
+update({ TableName: 'T', UpdateExpression: 'SET a = :a' });
+`,
+    want: [],
+  },
 ];
 
 const exprOf = (p: Parameters<typeof prop>[0]) =>
@@ -44,6 +69,22 @@ const exprOf = (p: Parameters<typeof prop>[0]) =>
 
 describe('extract: functions typed to return a request input', () => {
   before(() => initParsers());
+  it('incremental edits of a wrapper signature and of a call agree with a fresh extraction', () => {
+    const doc = createDocumentExtractor('typescript');
+    let text = CASES[5].code;
+    doc.update(text);
+    const edit = (needle: string, insert: string, replace = 0) => {
+      const at = text.indexOf(needle);
+      assert.ok(at >= 0, needle);
+      text = text.slice(0, at) + insert + text.slice(at + replace);
+      const got = doc.update(text, [{ start: at, end: at + replace, text: insert }]);
+      assert.deepEqual(got.sites, extract(text, 'typescript').sites, `after inserting ${JSON.stringify(insert)}`);
+      return got.sites.length;
+    };
+    assert.equal(edit('SET status', 'x', 0), 1); // inside the call: still a site
+    assert.equal(edit(': UpdateCommandInput)', ': any)', ': UpdateCommandInput)'.length), 0); // the wrapper loses its type
+    assert.equal(edit(': any)', ': UpdateCommandInput)', ': any)'.length), 1); // and gets it back
+  });
   for (const c of CASES) {
     it(c.name, () => {
       const sites = extract(c.code, 'typescript').sites;
