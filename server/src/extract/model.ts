@@ -157,6 +157,25 @@ export interface RequestSite {
    * its offsets point at the characters that name it. Read it through `tableNameOf`, never insert a `TableName` for it.
    */
   receiverTable?: StringNode;
+  /**
+   * Which arms of conditionals inside the enclosing function the call sits in: `/<if>:t/<if2>:e`, ids being offsets
+   * of the `if` from the function's start. Two calls in different arms of one `if` never both run. See `exclusive`.
+   */
+  branch?: string;
+}
+
+/** Whether two sites of one function sit in different arms of the same conditional, so at most one of them runs. */
+export function exclusive(a: RequestSite, b: RequestSite): boolean {
+  if (!a.branch || !b.branch) return false;
+  const arms = new Map(a.branch.split('/').filter(Boolean).map((seg) => seg.split(':') as [string, string]));
+  return b.branch
+    .split('/')
+    .filter(Boolean)
+    .some((seg) => {
+      const [id, arm] = seg.split(':');
+      const other = arms.get(id);
+      return other !== undefined && other !== arm;
+    });
 }
 
 export interface ExtractResult {

@@ -377,6 +377,8 @@ class PyExtractor {
     };
     const fn = this.enclosing(call.startIndex);
     if (fn) site.enclosingFunction = fn;
+    const branch = branchOf(call);
+    if (branch) site.branch = branch;
     const table = kind === 'table' ? this.tableOf(recv) : undefined;
     if (table) site.receiverTable = table;
     return site;
@@ -619,4 +621,34 @@ function captures(list: { name: string; node: TNode }[]): Record<string, TNode> 
 
 export function extractPythonTree(text: string, tree: Tree, q: PyQueries, prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState } {
   return new PyExtractor(text, tree, q).run(prev);
+}
+
+/**
+ * `RequestSite.branch` of a call: the `if`/`elif`/`else` arms and conditional-expression arms between it and its
+ * function, outermost first, each `<offset of the if from the function>:<arm>`. Empty outside any conditional and at
+ * module level (offsets relative to a function stay the same when edits elsewhere shift the function).
+ */
+function branchOf(call: TNode): string {
+  const arms: [TNode, string][] = [];
+  let child: TNode = call;
+  let n = call.parent;
+  while (n && n.type !== 'function_definition' && n.type !== 'lambda') {
+    if (n.type === 'if_statement') {
+      if (n.childForFieldName('consequence')?.id === child.id) arms.push([n, 't']);
+      else if (child.type === 'elif_clause' || child.type === 'else_clause') arms.push([n, String(child.startIndex - n.startIndex)]);
+    } else if (n.type === 'conditional_expression') {
+      // `a if c else b`: the named children are a, c, b.
+      const named = n.namedChildren;
+      if (named[0]?.id === child.id) arms.push([n, 't']);
+      else if (named[2]?.id === child.id) arms.push([n, 'e']);
+    }
+    child = n;
+    n = n.parent;
+  }
+  if (!n) return '';
+  const fnStart = n.startIndex;
+  return arms
+    .reverse()
+    .map(([node, arm]) => `/${node.startIndex - fnStart}:${arm}`)
+    .join('');
 }

@@ -150,6 +150,8 @@ class UnitExtractor {
   private imports = new Map<string, { name: string; module: string }>();
   private clients = new Map<string, ClientKind>();
   private calls: Candidate[] = [];
+  /** `RequestSite.branch` of the calls found in conditional arms. */
+  private branchOf = new Map<ts.Node, string>();
   private typed: Candidate[] = [];
   private plain: Candidate[] = [];
   readonly deferred: Candidate[] = [];
@@ -211,6 +213,9 @@ class UnitExtractor {
     const scopes: ts.Node[] = [sf];
     // The declared return type of the innermost enclosing function, when it names a request input type.
     const rets: (ts.TypeNode | undefined)[] = [undefined];
+    // The conditional arms around a node inside its function (`RequestSite.branch`), and that function's start.
+    const branches: string[] = [''];
+    const fnStarts: number[] = [0];
     const kids: ts.Node[] = [];
     const collect = (c: ts.Node) => {
       const k = c.kind;
@@ -222,6 +227,12 @@ class UnitExtractor {
       const outerFn = fns.pop();
       const outerScope = scopes.pop()!;
       let ret = rets.pop();
+      let branch = branches.pop()!;
+      let fnStart = fnStarts.pop()!;
+      if (FUNCTION_KINDS.has(n.kind)) {
+        branch = '';
+        fnStart = n.pos;
+      }
       const fn = (FUNCTION_KINDS.has(n.kind) && this.functionOf(n, parent)) || outerFn;
       const scope = SCOPE_KINDS.has(n.kind) ? n : outerScope;
       if (FUNCTION_KINDS.has(n.kind)) {
@@ -256,10 +267,14 @@ class UnitExtractor {
         }
         case K.NewExpression:
           this.calls.push({ node: n, fn });
+          if (branch) this.branchOf.set(n, branch);
           break;
         case K.CallExpression: {
           const callee = (n as ts.CallExpression).expression;
-          if (ts.isPropertyAccessExpression(callee) && (LOW_METHODS.has(callee.name.text) || DOC_METHODS.has(callee.name.text))) this.calls.push({ node: n, fn, parent });
+          if (ts.isPropertyAccessExpression(callee) && (LOW_METHODS.has(callee.name.text) || DOC_METHODS.has(callee.name.text))) {
+            this.calls.push({ node: n, fn, parent });
+            if (branch) this.branchOf.set(n, branch);
+          }
           else if (ts.isIdentifier(callee) && !this.decls.has(callee.text)) {
             // `update({ ... })` where `function update(params: UpdateCommandInput)`: the literal argument is that input.
             const args = (n as ts.CallExpression).arguments;
@@ -285,6 +300,14 @@ class UnitExtractor {
         fns.push(fn);
         scopes.push(scope);
         rets.push(ret);
+        fnStarts.push(fnStart);
+        // Arms of `if`/`else` and `c ? a : b` never both run.
+        const k = kids[i];
+        const arm =
+          ts.isIfStatement(n) ? (k === n.thenStatement ? 't' : k === n.elseStatement ? 'e' : undefined)
+          : ts.isConditionalExpression(n) ? (k === n.whenTrue ? 't' : k === n.whenFalse ? 'e' : undefined)
+          : undefined;
+        branches.push(arm ? `${branch}/${n.pos - fnStart}:${arm}` : branch);
       }
     }
   }
@@ -457,6 +480,8 @@ class UnitExtractor {
     const u = this.unit;
     const s: RequestSite = { api, apiSource, style, host: this.host, range: this.range(node, u), nameRange: this.range(name, u), params, sdk };
     if (fn) s.enclosingFunction = fn;
+    const branch = this.branchOf.get(node);
+    if (branch) s.branch = branch;
     return s;
   }
 

@@ -1,4 +1,4 @@
-import { type ObjectNode, type RequestSite, prop } from '../extract/model';
+import { type ObjectNode, type RequestSite, exclusive, prop } from '../extract/model';
 
 import { counterActions, updateOf, operations, tableId } from './analysis';
 import { DOCS_BASE, Finding, Rule } from './types';
@@ -42,7 +42,7 @@ function check(text: string, sites: RequestSite[]): Omit<Finding, 'severity'>[] 
     const scope = scopeOf(counter);
     if (!scope) continue;
     const children = sites.filter(
-      (s) => (s.api === 'PutItem' || s.api === 'DeleteItem') && scopeOf(s) === scope && !writesCounterItem(text, s, counter, attrs),
+      (s) => (s.api === 'PutItem' || s.api === 'DeleteItem') && scopeOf(s) === scope && !exclusive(s, counter) && !writesCounterItem(text, s, counter, attrs),
     );
     if (!children.length) continue;
     const fn = counter.enclosingFunction!.name;

@@ -48,3 +48,40 @@ ruleCases(
     }]),
   ]),
 );
+
+/** Calls in the arms of conditionals: only calls that can both run are "separate writes". */
+const ARMS: Dialect[] = ['ts-v3', 'ts-doc', 'js-v2', 'py-client', 'py-resource'];
+const call = (d: Dialect, api: string, p: Record<string, V>) => render(d, api, p).trimEnd();
+function shaped(d: Dialect, shape: 'if-else' | 'elif' | 'if-then-after' | 'nested-same-arm' | 'ternary'): string {
+  const put = call(d, 'PutItem', child);
+  const upd = call(d, 'UpdateItem', counter);
+  if (d.startsWith('py')) {
+    const body = {
+      'if-else': `    if exists:\n        ${upd}\n    else:\n        ${put}\n`,
+      elif: `    if a:\n        ${put}\n    elif b:\n        ${upd}\n`,
+      'if-then-after': `    if fresh:\n        ${put}\n    ${upd}\n`,
+      'nested-same-arm': `    if a:\n        if b:\n            ${put}\n        ${upd}\n`,
+      ternary: `    return (${put}) if fresh else (${upd})\n`,
+    }[shape];
+    return `def handler(exists, a, b, fresh):\n${body}`;
+  }
+  const body = {
+    'if-else': `  if (exists) {\n    await ${upd}\n  } else {\n    await ${put}\n  }\n`,
+    elif: `  if (a) {\n    await ${put}\n  } else if (b) {\n    await ${upd}\n  }\n`,
+    'if-then-after': `  if (fresh) await ${put}\n  await ${upd}\n`,
+    'nested-same-arm': `  if (a) {\n    if (b) await ${put}\n    await ${upd}\n  }\n`,
+    ternary: `  return fresh ? ${put.replace(/;$/, '')} : ${upd.replace(/;$/, '')};\n`,
+  }[shape];
+  return `export async function handler(exists, a, b, fresh) {\n${body}}\n`;
+}
+
+ruleCases(
+  'separate-child-and-counter-writes',
+  ARMS.flatMap((d): Case[] => [
+    { name: 'Update in the if, Put in the else: only one runs', dialect: d, code: shaped(d, 'if-else') },
+    { name: 'Put in the if, Update in an else-if', dialect: d, code: shaped(d, 'elif') },
+    { name: 'the two arms of a conditional expression', dialect: d, code: shaped(d, 'ternary') },
+    { name: 'Put in an if, Update after it: both can run', dialect: d, code: shaped(d, 'if-then-after'), expect: [{ text: NAME[d] }] },
+    { name: 'Put in a nested if, Update in the same outer arm: both can run', dialect: d, code: shaped(d, 'nested-same-arm'), expect: [{ text: NAME[d] }] },
+  ]),
+);
