@@ -358,7 +358,9 @@ class PyExtractor {
       if (api !== 'BatchGetItem' && api !== 'BatchWriteItem') return undefined;
       style = 'document';
     } else {
-      // Unknown receiver: a client call names its table; a Table call never does.
+      // Unknown receiver: a client call names its table; a Table call never does. boto3's DynamoDB parameters are all
+      // CapitalCase: a call passing `item_id=3` is some other library's `update_item`.
+      if (params.properties.some((p) => /^[a-z_]/.test(p.key))) return undefined;
       if (prop(params, 'TableName')) style = 'low-level';
       else if (TABLE_APIS.has(api) && TABLE_FIELDS.some((f) => fieldFits(f, prop(params, f)))) style = 'document';
       else if (looksLikeRequest(params, api)) style = inferStyle(params, 'low-level');
