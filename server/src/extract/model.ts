@@ -98,6 +98,11 @@ export interface ArrayNode {
   items: VNode[];
   /** false when the literal has spreads/comprehensions or elements the extractor could not model. */
   complete: boolean;
+  /**
+   * How many of `items` are representatives rather than entries: the element a `.map` callback or a comprehension
+   * builds stands for zero or more entries. Count `items.length - (samples ?? 0)` for entries known to exist.
+   */
+  samples?: number;
   range: Range;
 }
 

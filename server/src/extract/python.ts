@@ -484,23 +484,27 @@ class PyExtractor {
         }
         const items: VNode[] = [];
         let complete = true;
+        let samples = 0;
         for (const c of kids) {
           if (c.type !== 'list_splat') items.push(this.value(c, depth + 1, hops));
           else {
             // `[*[{'Put': ...} for u in users], {...}]` or `*CONST_ITEMS`: what is known of the splatted list is in it.
             const inner = c.namedChildren.find((x): x is TNode => !!x && x.type !== 'comment');
             const v = inner ? this.value(inner, depth + 1, hops) : undefined;
-            if (v?.kind === 'array') items.push(...v.items);
+            if (v?.kind === 'array') {
+              items.push(...v.items);
+              samples += v.samples ?? 0;
+            }
             complete &&= v?.kind === 'array' && v.complete;
           }
         }
-        return { kind: 'array', items, complete, range };
+        return { kind: 'array', items, complete, range, ...(samples ? { samples } : {}) };
       }
       case 'list_comprehension': {
         // `[{'Update': {...}} for vid in video_ids]`: a list of unknown length whose every element is built by the
         // body, known up to the loop's variables (unknown): one representative element.
         const body = n.childForFieldName('body');
-        return { kind: 'array', items: body ? [this.value(body, depth + 1, hops)] : [], complete: false, range };
+        return body ? { kind: 'array', items: [this.value(body, depth + 1, hops)], complete: false, samples: 1, range } : { kind: 'array', items: [], complete: false, range };
       }
       case 'dictionary':
         return this.dict(n, depth, hops);
@@ -634,7 +638,8 @@ function branchOf(call: TNode): string {
   const arms: [TNode, string][] = [];
   let child: TNode = call;
   let n = call.parent;
-  while (n && n.type !== 'function_definition' && n.type !== 'lambda') {
+  // Up to the function_definition the site reports as its enclosing function (a lambda stays inside it).
+  while (n && n.type !== 'function_definition') {
     if (n.type === 'if_statement') {
       if (n.childForFieldName('consequence')?.id === child.id) arms.push([n, 't']);
       else if (child.type === 'elif_clause' || child.type === 'else_clause') arms.push([n, String(child.startIndex - n.startIndex)]);

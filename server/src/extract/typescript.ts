@@ -130,6 +130,14 @@ function typedParameters(f: ts.SignatureDeclaration): { index: number; type: ts.
   return out;
 }
 
+/** What other statements see of a wrapper function declaration (name, typed parameter positions and types), else undefined. */
+function wrapperKey(s: ts.Statement, sf: ts.SourceFile): string | undefined {
+  if (!ts.isFunctionDeclaration(s)) return undefined;
+  const typed = typedParameters(s);
+  if (!typed.length) return undefined;
+  return `${s.name?.text ?? ''}(${typed.map((t) => `${t.index}:${t.type.getText(sf)}`).join(',')})`;
+}
+
 function isEnvStatement(s: ts.Statement): boolean {
   return (
     (ts.isFunctionDeclaration(s) && typedParameters(s).length > 0) ||
@@ -229,11 +237,12 @@ class UnitExtractor {
       let ret = rets.pop();
       let branch = branches.pop()!;
       let fnStart = fnStarts.pop()!;
-      if (FUNCTION_KINDS.has(n.kind)) {
+      const fn = (FUNCTION_KINDS.has(n.kind) && this.functionOf(n, parent)) || outerFn;
+      // Arms are counted within the enclosing function a site reports (an anonymous arrow or IIFE stays in it).
+      if (fn !== outerFn) {
         branch = '';
         fnStart = n.pos;
       }
-      const fn = (FUNCTION_KINDS.has(n.kind) && this.functionOf(n, parent)) || outerFn;
       const scope = SCOPE_KINDS.has(n.kind) ? n : outerScope;
       if (FUNCTION_KINDS.has(n.kind)) {
         const f = n as ts.SignatureDeclaration & { body?: ts.Node };
@@ -267,13 +276,13 @@ class UnitExtractor {
         }
         case K.NewExpression:
           this.calls.push({ node: n, fn });
-          if (branch) this.branchOf.set(n, branch);
+          if (branch && fn) this.branchOf.set(n, branch);
           break;
         case K.CallExpression: {
           const callee = (n as ts.CallExpression).expression;
           if (ts.isPropertyAccessExpression(callee) && (LOW_METHODS.has(callee.name.text) || DOC_METHODS.has(callee.name.text))) {
             this.calls.push({ node: n, fn, parent });
-            if (branch) this.branchOf.set(n, branch);
+            if (branch && fn) this.branchOf.set(n, branch);
           }
           else if (ts.isIdentifier(callee) && !this.decls.has(callee.text)) {
             // `update({ ... })` where `function update(params: UpdateCommandInput)`: the literal argument is that input.
@@ -576,17 +585,21 @@ class UnitExtractor {
         const a = n as ts.ArrayLiteralExpression;
         const items: VNode[] = [];
         let complete = true;
+        let samples = 0;
         for (const e of a.elements) {
           if (ts.isOmittedExpression(e)) complete = false;
           else if (!ts.isSpreadElement(e)) items.push(this.value(e, u, depth + 1, hops));
           else {
             // `...ids.map((id) => ({ Put: {...} }))` or `...CONST_ITEMS`: what is known of the spread array is in it.
             const v = this.value(e.expression, u, depth + 1, hops);
-            if (v.kind === 'array') items.push(...v.items);
+            if (v.kind === 'array') {
+              items.push(...v.items);
+              samples += v.samples ?? 0;
+            }
             complete &&= v.kind === 'array' && v.complete;
           }
         }
-        return { kind: 'array', items, complete, range };
+        return { kind: 'array', items, complete, range, ...(samples ? { samples } : {}) };
       }
       case K.ObjectLiteralExpression:
         return this.object(n as ts.ObjectLiteralExpression, u, depth, hops);
@@ -693,7 +706,7 @@ class UnitExtractor {
     // so its element is known up to the callback's variables (which stay unknown): one representative element.
     if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'map' && arg && (ts.isArrowFunction(arg) || ts.isFunctionExpression(arg))) {
       const element = returnedExpression(arg);
-      return { kind: 'array', items: element ? [this.value(element, u, depth + 1, hops)] : [], complete: false, range };
+      return element ? { kind: 'array', items: [this.value(element, u, depth + 1, hops)], complete: false, samples: 1, range } : { kind: 'array', items: [], complete: false, range };
     }
     if ((ts.isNewExpression(n) && last === 'Set') || (ts.isCallExpression(n) && last === 'createSet')) {
       if (!arg) return { kind: 'set', items: [], range };
@@ -702,11 +715,14 @@ class UnitExtractor {
     }
     const binary = (length?: number): VNode => ({ kind: 'binary', range, ...(length !== undefined ? { length } : {}) });
     const argValue = (i: number) => (n.arguments?.[i] ? this.value(n.arguments[i], u, depth + 1, hops) : undefined);
-    if (ts.isNewExpression(n) && (last === 'Uint8Array' || last === 'Buffer' || last === 'ArrayBuffer')) return binary(byteLength(argValue(0)));
+    const argCount = n.arguments?.length ?? 0;
+    // `new Uint8Array(buffer, offset, length)` / `Buffer.from(buffer, offset, length)`: a view, its length not the source's.
+    if (ts.isNewExpression(n) && (last === 'Uint8Array' || last === 'Buffer' || last === 'ArrayBuffer')) return binary(argCount === 1 ? byteLength(argValue(0)) : argCount === 0 ? 0 : undefined);
     if (parts && parts.length === 2 && ['Buffer', 'Uint8Array'].includes(parts[0]) && ['from', 'alloc', 'of'].includes(parts[1])) {
       if (parts[1] === 'of') return binary(n.arguments?.every((a) => !ts.isSpreadElement(a)) ? n.arguments.length : undefined);
       const first = argValue(0);
       if (parts[1] === 'alloc') return binary(byteLength(first?.kind === 'number' ? first : undefined));
+      if (first?.kind !== 'string' && argCount > 1) return binary();
       const enc = argValue(1);
       return binary(byteLength(first, enc === undefined ? 'utf8' : enc.kind === 'string' ? enc.value : undefined));
     }
@@ -720,7 +736,13 @@ class UnitExtractor {
 /** The expression a callback returns: its concise body, or the object literal of its block's one top-level return. */
 function returnedExpression(f: ts.ArrowFunction | ts.FunctionExpression): ts.Expression | undefined {
   if (!ts.isBlock(f.body)) return f.body;
-  const returns = f.body.statements.filter(ts.isReturnStatement);
+  // Every `return` of this callback (not of functions nested in it): with more than one, no single element shape.
+  const returns: ts.ReturnStatement[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isReturnStatement(n)) returns.push(n);
+    else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(f.body, visit);
   const only = returns.length === 1 ? returns[0].expression : undefined;
   return only && ts.isObjectLiteralExpression(unwrap(only)) ? only : undefined;
 }
@@ -926,7 +948,15 @@ export class TsDocument {
     while (i < n - 1 && end(units[i]) < span.start) i++;
     let j = i;
     while (j + 1 < n && start(units[j + 1]) <= span.oldEnd) j++;
-    for (let k = i; k <= j; k++) if (units[k].env) return undefined;
+    // Environment statements change what other statements resolve: a full pass. A wrapper function is environment
+    // only through its signature, so an edit that keeps every wrapper signature (its body, say) stays incremental.
+    const oldWrappers: string[] = [];
+    for (let k = i; k <= j; k++) {
+      if (!units[k].env) continue;
+      const key = wrapperKey(units[k].stmt, units[k].sf);
+      if (key === undefined) return undefined;
+      oldWrappers.push(key);
+    }
     const toEnd = j === n - 1;
     const regionStart = start(units[i]);
     const regionEndOld = toEnd ? this.text.length : end(units[j]);
@@ -941,7 +971,15 @@ export class TsDocument {
       return undefined;
     }
     const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
-    if (!diagnostics || diagnostics.length || !sf.statements.length || sf.statements.some(isEnvStatement)) return undefined;
+    if (!diagnostics || diagnostics.length || !sf.statements.length) return undefined;
+    const newWrappers: string[] = [];
+    for (const st of sf.statements) {
+      if (!isEnvStatement(st)) continue;
+      const key = wrapperKey(st, sf);
+      if (key === undefined) return undefined;
+      newWrappers.push(key);
+    }
+    if (oldWrappers.sort().join('\n') !== newWrappers.sort().join('\n')) return undefined;
     if (!toEnd && sf.statements[sf.statements.length - 1].end !== regionText.length) return undefined;
     const fresh = sf.statements.map((s) => newUnit(sf, regionStart, s));
     if (diff !== 0)

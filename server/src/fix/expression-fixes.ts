@@ -260,7 +260,10 @@ export function defineNameFix(text: string, op: Operation, name: string, typo = 
  * Damerau-Levenshtein distance (optimal string alignment: insertions, deletions, substitutions, adjacent swaps), for
  * pairing a placeholder typo with the defined one it misspells.
  */
-export function typoDistance(a: string, b: string): number {
+export function typoDistance(a: string, b: string, max = Infinity): number {
+  // Only "at most `max`" matters to callers that pass it: lengths that far apart, or names too long to be a typo of
+  // each other, answer at once instead of filling a table quadratic in their lengths.
+  if (Math.abs(a.length - b.length) > max || (max !== Infinity && a.length * b.length > 65_536)) return max + 1;
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++)
@@ -280,7 +283,7 @@ export function typoDistance(a: string, b: string): number {
 export function pairTypos(undefinedOnes: string[], unusedOnes: string[]): Map<string, string> {
   const picks = new Map<string, string>();
   for (const u of undefinedOnes) {
-    const near = unusedOnes.filter((c) => typoDistance(u.slice(1), c.slice(1)) <= 2);
+    const near = unusedOnes.filter((c) => typoDistance(u.slice(1), c.slice(1), 2) <= 2);
     const pick = near.length === 1 ? near[0] : undefinedOnes.length === 1 && unusedOnes.length === 1 ? unusedOnes[0] : undefined;
     if (pick) picks.set(u, pick);
   }

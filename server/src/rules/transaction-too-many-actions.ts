@@ -7,11 +7,13 @@ export const MAX_TRANSACTION_ACTIONS = 100;
 function checkSite(site: RequestSite): Omit<Finding, 'severity'>[] {
   if (site.api !== 'TransactWriteItems' && site.api !== 'TransactGetItems') return [];
   const e = propEntry(site.params, 'TransactItems');
-  if (e?.value.kind !== 'array' || e.value.items.length <= MAX_TRANSACTION_ACTIONS) return [];
+  // Representative elements of `.map` / comprehensions stand for zero or more actions: only real entries count.
+  const known = e?.value.kind === 'array' ? e.value.items.length - (e.value.samples ?? 0) : 0;
+  if (e?.value.kind !== 'array' || known <= MAX_TRANSACTION_ACTIONS) return [];
   return [
     {
       ruleId: id,
-      message: `${site.api} takes at most ${MAX_TRANSACTION_ACTIONS} actions; this one has ${e.value.complete ? '' : 'at least '}${e.value.items.length}: DynamoDB rejects it. Split the work, or keep a count instead of touching every child.`,
+      message: `${site.api} takes at most ${MAX_TRANSACTION_ACTIONS} actions; this one has ${e.value.complete ? '' : 'at least '}${known}: DynamoDB rejects it. Split the work, or keep a count instead of touching every child.`,
       // A bare `--transact-items` file has no key to point at (its synthesized key spans the whole array): the 101st action.
       range: e.keyRange.start === e.value.range.start ? e.value.items[MAX_TRANSACTION_ACTIONS].range : e.keyRange,
     },

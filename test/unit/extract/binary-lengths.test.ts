@@ -26,6 +26,9 @@ const TS: [string, number | undefined][] = [
   [`Uint8Array.of(1, 2, 3)`, 3],
   [`new TextEncoder().encode('€')`, 3],
   [`new TextEncoder().encode(text)`, undefined],
+  [`Buffer.from(new Uint8Array(8), 0, 2)`, undefined],
+  [`new Uint8Array(new ArrayBuffer(16), 4, 2)`, undefined],
+  [`new Uint8Array()`, 0],
 ];
 
 const PY: [string, number | undefined][] = [

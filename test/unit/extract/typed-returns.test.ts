@@ -82,6 +82,8 @@ describe('extract: functions typed to return a request input', () => {
       return got.sites.length;
     };
     assert.equal(edit('SET status', 'x', 0), 1); // inside the call: still a site
+    assert.equal(edit('return doc.send', '  ', 0), 1); // inside the wrapper's body: incremental, the signature is the same
+    assert.deepEqual(doc.stats, { full: 1, incremental: 2 });
     assert.equal(edit(': UpdateCommandInput)', ': any)', ': UpdateCommandInput)'.length), 0); // the wrapper loses its type
     assert.equal(edit(': any)', ': UpdateCommandInput)', ': any)'.length), 1); // and gets it back
   });

@@ -43,6 +43,18 @@ const CASES: { name: string; lang: string; code: string; expect: string[] }[] = 
     expect: [],
   },
   {
+    name: 'TS: a mapped element next to 100 literal actions is not "at least 101" (the map may be empty)',
+    lang: 'typescript',
+    code: `${TS}await doc.send(new TransactWriteCommand({ TransactItems: [...ids.map((id) => ({ ConditionCheck: { TableName: 'T', Key: { PK: id }, ConditionExpression: 'attribute_exists(PK)' } })), ${Array.from({ length: 100 }, (_, i) => `{ Put: { TableName: 'T', Item: { PK: 'P#${i}' } } }`).join(', ')}] }));\n`,
+    expect: [],
+  },
+  {
+    name: 'TS: a callback with several returns has no single element shape: nothing is assumed',
+    lang: 'typescript',
+    code: `${TS}await doc.send(new BatchWriteCommand({ RequestItems: { T: ids.map((id) => { if (id) { return { DeleteRequest: { Key: { PK: id } } }; } return { UpdateRequest: { Key: { PK: id }, UpdateExpression: 'ADD n :one' } }; }) } }));\n`,
+    expect: [],
+  },
+  {
     name: 'Python: UpdateRequest built by a list comprehension',
     lang: 'python',
     code: `${PY}client.batch_write_item(RequestItems={'Stats': [{'UpdateRequest': {'Key': {'PK': {'S': v}}, 'UpdateExpression': 'ADD plays :one', 'ExpressionAttributeValues': {':one': {'N': '1'}}}} for v in ids]})\n`,

@@ -52,7 +52,7 @@ ruleCases(
 /** Calls in the arms of conditionals: only calls that can both run are "separate writes". */
 const ARMS: Dialect[] = ['ts-v3', 'ts-doc', 'js-v2', 'py-client', 'py-resource'];
 const call = (d: Dialect, api: string, p: Record<string, V>) => render(d, api, p).trimEnd();
-function shaped(d: Dialect, shape: 'if-else' | 'elif' | 'if-then-after' | 'nested-same-arm' | 'ternary'): string {
+function shaped(d: Dialect, shape: 'if-else' | 'elif' | 'if-then-after' | 'nested-same-arm' | 'ternary' | 'iife'): string {
   const put = call(d, 'PutItem', child);
   const upd = call(d, 'UpdateItem', counter);
   if (d.startsWith('py')) {
@@ -62,6 +62,7 @@ function shaped(d: Dialect, shape: 'if-else' | 'elif' | 'if-then-after' | 'neste
       'if-then-after': `    if fresh:\n        ${put}\n    ${upd}\n`,
       'nested-same-arm': `    if a:\n        if b:\n            ${put}\n        ${upd}\n`,
       ternary: `    return (${put}) if fresh else (${upd})\n`,
+      iife: '',
     }[shape];
     return `def handler(exists, a, b, fresh):\n${body}`;
   }
@@ -71,6 +72,7 @@ function shaped(d: Dialect, shape: 'if-else' | 'elif' | 'if-then-after' | 'neste
     'if-then-after': `  if (fresh) await ${put}\n  await ${upd}\n`,
     'nested-same-arm': `  if (a) {\n    if (b) await ${put}\n    await ${upd}\n  }\n`,
     ternary: `  return fresh ? ${put.replace(/;$/, '')} : ${upd.replace(/;$/, '')};\n`,
+    iife: `  if (a) await ${put}\n  await (async () => {\n    if (a) await ${upd}\n  })();\n`,
   }[shape];
   return `export async function handler(exists, a, b, fresh) {\n${body}}\n`;
 }
@@ -83,5 +85,6 @@ ruleCases(
     { name: 'the two arms of a conditional expression', dialect: d, code: shaped(d, 'ternary') },
     { name: 'Put in an if, Update after it: both can run', dialect: d, code: shaped(d, 'if-then-after'), expect: [{ text: NAME[d] }] },
     { name: 'Put in a nested if, Update in the same outer arm: both can run', dialect: d, code: shaped(d, 'nested-same-arm'), expect: [{ text: NAME[d] }] },
+    ...(d.startsWith('py') ? [] : [{ name: 'Put in an if, Update in an if inside an IIFE after it: both can run', dialect: d, code: shaped(d, 'iife'), expect: [{ text: NAME[d] }] }]),
   ]),
 );
