@@ -253,8 +253,6 @@ export class DynalintService {
     const edit = (edits: TextEdit[]) => ({ changes: { [doc.uri]: lspEdits(doc, edits) } });
     if (kindWanted(CodeActionKind.QuickFix, only)) {
       const disabled = new Set<string>();
-      // The same fix (e.g. one placeholder rewrite for every reserved word of a request) is offered once.
-      const offered = new Set<string>();
       // An editor's auto-fix applies the preferred action only when exactly one is preferred: where findings overlap
       // (e.g. set-without-if-not-exists and decrement-without-floor on one SET), the most severe finding's keeps it.
       const rank: Record<string, number> = { error: 0, warning: 1, info: 2, hint: 3 };
@@ -268,14 +266,23 @@ export class DynalintService {
         preferredRanges.push(f.range);
         keepsPreference.add(f);
       }
+      // The same fix (e.g. one placeholder rewrite for every reserved word of a request) is offered once.
+      const offeredActions = new Map<string, CodeAction>();
       for (const f of here) {
         const diagnostic = this.toDiagnostic(doc, f);
         for (const fix of f.fixes ?? []) {
           const id = JSON.stringify([fix.title, fix.edits]);
-          if (!fix.edits.length || offered.has(id)) continue;
-          offered.add(id);
           const isPreferred = !!fix.preferred && keepsPreference.has(f);
-          out.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred, edit: edit(fix.edits) });
+          const earlier = offeredActions.get(id);
+          if (earlier) {
+            // The same fix offered first by a finding that does not keep the preference: the keeper's copy is this one.
+            if (isPreferred) earlier.isPreferred = true;
+            continue;
+          }
+          if (!fix.edits.length) continue;
+          const action: CodeAction = { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred, edit: edit(fix.edits) };
+          offeredActions.set(id, action);
+          out.push(action);
         }
         // One action per comment it would write: findings of a rule in one multi-line string share their comment.
         const disable = disableNextLineEdit(a.text, doc.languageId, f.range.start, f.ruleId, a.sites);

@@ -13,8 +13,6 @@
  */
 import { ObjectNode, ValueStyle, VNode } from '../extract/model';
 import { base64DecodedLength } from '../extract/strings';
-
-export { base64DecodedLength };
 import { utf8Length } from '../expression/lexer';
 
 export interface SizeResult {

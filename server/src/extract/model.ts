@@ -169,7 +169,10 @@ export interface RequestSite {
   branch?: string;
 }
 
-/** Whether two sites of one function sit in different arms of the same conditional, so at most one of them runs. */
+/**
+ * Whether two sites of one function sit in different arms of the same conditional, so one pass through that code runs
+ * at most one of them (inside a loop, different iterations may each take one arm).
+ */
 export function exclusive(a: RequestSite, b: RequestSite): boolean {
   if (!a.branch || !b.branch) return false;
   const arms = new Map(a.branch.split('/').filter(Boolean).map((seg) => seg.split(':') as [string, string]));

@@ -97,11 +97,13 @@ export function fixAll(text: string, findings: Finding[], relint?: (text: string
   let currentFindings = findings;
   let fixed = 0;
   let passes = 0;
-  const seen = new Set<string>([text]);
+  // Texts already produced, by hash (a repeat means fixes undo each other; a hash collision only stops early).
+  const seen = new Set<string>([textHash(text)]);
   while (passes < maxPasses) {
     const pass = applySafeFixes(current, currentFindings);
-    if (pass.applied.length === 0 || seen.has(pass.text)) break;
-    seen.add(pass.text);
+    const hash = textHash(pass.text);
+    if (pass.applied.length === 0 || seen.has(hash)) break;
+    seen.add(hash);
     passes++;
     fixed += pass.applied.length;
     current = pass.text;
@@ -109,6 +111,13 @@ export function fixAll(text: string, findings: Finding[], relint?: (text: string
     currentFindings = relint(current);
   }
   return { text: current, fixed, passes, remaining: relint ? currentFindings : undefined };
+}
+
+/** FNV-1a over the UTF-16 code units, with the length: enough to notice a text coming back. */
+function textHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `${text.length}:${h >>> 0}`;
 }
 
 /** The smallest single edit turning `before` into `after` (common prefix and suffix kept): for one-edit fix-all. */
