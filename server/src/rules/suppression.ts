@@ -200,6 +200,13 @@ function removeFix(text: string, s: Suppression, remove: string[]): { title: str
   return { title: 'Remove the unused suppression', edits: [{ range, newText: '' }], safe: true };
 }
 
+/** One code-action request asks for many findings of one text: parse its comments and lines once (one-entry cache). */
+let lastParsed: { text: string; languageId: string; suppressions: ReturnType<typeof parseSuppressions>; starts: ReturnType<typeof lineStarts> } | undefined;
+function parsedFor(text: string, languageId: string) {
+  if (lastParsed?.text !== text || lastParsed.languageId !== languageId) lastParsed = { text, languageId, suppressions: parseSuppressions(text, languageId), starts: lineStarts(text) };
+  return lastParsed;
+}
+
 /**
  * The edit behind "Disable <id> for this line": adds the id to a `dynalint-disable-next-line` comment on the line
  * above (or a `dynalint-disable-line` comment on the line itself), or inserts a next-line comment with the line's
@@ -212,8 +219,9 @@ export function disableNextLineEdit(text: string, languageId: string, offset: nu
   offset = suppressionAnchor(sites, offset);
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
-  const line = lineOf(lineStarts(text), offset);
-  const prev = parseSuppressions(text, languageId).find((s) => (s.kind === 'next-line' || s.kind === 'line') && s.line === line);
+  const parsed = parsedFor(text, languageId);
+  const line = lineOf(parsed.starts, offset);
+  const prev = parsed.suppressions.find((s) => (s.kind === 'next-line' || s.kind === 'line') && s.line === line);
   if (prev && prev.ids.length) {
     if (prev.ids.some((x) => x.id === ruleId)) return undefined;
     const end = prev.ids[prev.ids.length - 1].range.end;
