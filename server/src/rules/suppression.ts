@@ -218,7 +218,9 @@ export function disableNextLineEdit(text: string, languageId: string, offset: nu
   if (style === 'none') return undefined;
   offset = suppressionAnchor(sites, offset);
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  const indentRe = /[ \t]*/y;
+  indentRe.lastIndex = lineStart;
+  const indent = indentRe.exec(text)![0];
   const parsed = parsedFor(text, languageId);
   const line = lineOf(parsed.starts, offset);
   const prev = parsed.suppressions.find((s) => (s.kind === 'next-line' || s.kind === 'line') && s.line === line);
