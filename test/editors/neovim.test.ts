@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, SERVER } from '../support/lsp-client';
+import { TS_LIKE } from '../lsp/fixtures';
 
 const INIT = join(ROOT, 'test', 'editors', 'nvim', 'init.lua');
 /** Each wait inside Neovim; the whole run gets three of them before it is killed. */
@@ -193,23 +194,11 @@ function assertSession(r: NvimResult, startedByHarness = true): void {
   if (startedByHarness) assert.deepEqual(r.serverExit, { code: 0, signal: 0 }, 'the server exits 0 after shutdown/exit');
 }
 
-const LIKE_TS = `import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
-
-export const like = (postId: string, userId: string) =>
-  new TransactWriteItemsCommand({
-    TransactItems: [
-      { Put: { TableName: 'Social', Item: { PK: { S: postId }, SK: { S: \`LIKE#\${userId}\` } } } },
-      {
-        Update: {
-          TableName: 'Social',
-          Key: { PK: { S: postId }, SK: { S: 'META' } },
-          UpdateExpression: 'ADD likeTally :one SET status = :s',
-          ExpressionAttributeValues: { ':one': { N: '1' }, ':s': { S: 'liked' } },
-        },
-      },
-    ],
-  });
-`;
+/** The LSP tier's unguarded like transaction, plus a bare reserved word (`status`) in its update. */
+const LIKE_TS = TS_LIKE.replace("'ADD likeTally :one'", "'ADD likeTally :one SET status = :s'").replace(
+  "{ ':one': { N: '1' } }",
+  "{ ':one': { N: '1' }, ':s': { S: 'liked' } }",
+);
 
 const VIEWS_PY = `import boto3
 
