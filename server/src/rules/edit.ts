@@ -175,11 +175,6 @@ export function removeProperty(obj: ObjectNode, entry: Property): TextEdit {
   return { range: entry.range, newText: '' };
 }
 
-/** Replace a node's source text. */
-export function replaceNode(node: VNode, newText: string): TextEdit {
-  return { range: node.range, newText };
-}
-
 /** Apply non-overlapping edits to a text (used by tests and the CLI's `--fix`). */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const sorted = [...edits].sort((a, b) => b.range.start - a.range.start || b.range.end - a.range.end);
