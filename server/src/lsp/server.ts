@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { initParsers } from '../extract';
 import { allRules } from '../rules';
 import { loadConfig } from '../config';
-import { FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary } from '../protocol/lsp';
+import { FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary, type ServerStats, StatsRequest } from '../protocol/lsp';
+import { validationCacheStats } from '../rules/expression-rules';
 import type { DynalintSettings } from '../protocol/settings';
 import { DynalintService } from '../service';
 import { LintScheduler } from './scheduler';
@@ -84,9 +85,9 @@ export function startServer(connection: Connection): ServerHandle {
   /** Lint the latest version of a document and publish, unless a newer version arrived meanwhile. */
   async function lintAndPublish(uri: string): Promise<void> {
     await ready;
-    const doc = documents.get(uri);
-    if (!doc || !settings) return;
-    const s = await settings.get(uri);
+    const ds = await docAndSettings(uri);
+    if (!ds) return;
+    const { doc, s } = ds;
     // TextDocuments updates a document in place: the version read now is the one this lint is about. If a change
     // arrives during extraction the lint stops (the newer version is already queued); otherwise the rules, the
     // conversion and the publish run without yielding, so what is published is exactly this version's lint.
@@ -179,12 +180,22 @@ export function startServer(connection: Connection): ServerHandle {
     if (!pullDiagnostics) void connection.sendDiagnostics({ uri, diagnostics: [] });
   });
 
-  /** The open document and its settings, after parsers are ready. */
+  /**
+   * The open document and its settings, after parsers are ready; undefined when the document is not open, or was
+   * closed while we waited (nothing is analysed or cached for a closed uri: a close storm must not leak). The version
+   * may have moved on meanwhile: callers read it after this returns, without yielding.
+   */
   async function docAndSettings(uri: string) {
     await ready;
+    if (!documents.get(uri) || !settings) return undefined;
+    const cache = settings;
+    const s = await cache.get(uri);
     const doc = documents.get(uri);
-    if (!doc || !settings) return undefined;
-    return { doc, s: await settings.get(uri) };
+    if (!doc) {
+      cache.delete(uri); // closed while its settings were pulled: do not keep them
+      return undefined;
+    }
+    return { doc, s };
   }
 
   connection.languages.diagnostics.on(
@@ -233,6 +244,23 @@ export function startServer(connection: Connection): ServerHandle {
         fixable: r.meta.fixable,
       })),
     ),
+  );
+
+  connection.onRequest(
+    StatsRequest,
+    guard('dynalint/stats', undefined as ServerStats | undefined, (): ServerStats => {
+      const v = validationCacheStats();
+      const m = process.memoryUsage();
+      return {
+        openDocuments: documents.all().length,
+        ...service.stats(),
+        settings: settings?.size ?? 0,
+        validationCacheEntries: v.entries,
+        validationCacheBytes: v.bytes,
+        heapUsedBytes: m.heapUsed,
+        rssBytes: m.rss,
+      };
+    }),
   );
 
   documents.listen(connection);

@@ -60,6 +60,11 @@ export class SettingsCache {
     return { ...settings, rules: { ...fromFile, ...settings.rules } };
   }
 
+  /** Documents with cached settings. */
+  get size(): number {
+    return this.byUri.size;
+  }
+
   delete(uri: string): void {
     this.byUri.delete(uri);
   }

@@ -50,6 +50,26 @@ export interface RuleSummary {
   fixable: boolean;
 }
 
+/**
+ * Client -> server request: what the server holds in memory. Everything per document is kept only while the document
+ * is open, so after the last close `analyses`, `extractors` and `settings` are 0 (protocol tests assert it).
+ */
+export const StatsRequest = 'dynalint/stats';
+export interface ServerStats {
+  openDocuments: number;
+  /** Cached analyses (extraction + findings), one per open document at most. */
+  analyses: number;
+  /** Incremental per-document extractors (parse state). */
+  extractors: number;
+  /** Cached per-document settings. */
+  settings: number;
+  /** The content-keyed validation cache, shared by all documents and bounded by bytes. */
+  validationCacheEntries: number;
+  validationCacheBytes: number;
+  heapUsedBytes: number;
+  rssBytes: number;
+}
+
 /** Command ids registered by the client (package.json `contributes.commands`). */
 export const Commands = {
   restartServer: 'dynalint.restartServer',

@@ -133,15 +133,27 @@ interface OperationResult {
   findings: ExpressionFinding[];
 }
 
+/** The bound of the validation cache, in (approximate) bytes: a key is the request's text, item values included, so an
+ * entry count would let a few large requests hold hundreds of MB after their documents closed. */
+export const VALIDATED_CACHE_BYTES = 16 * 1024 * 1024;
+
 /**
  * Validation by content: the findings of a request (expression-relative offsets and map keys, no document ranges)
  * keyed by everything the validator reads. After an edit every unchanged request costs a lookup; document ranges are
  * mapped afresh for each operation (`findingRange`).
  */
-const validated = new Lru<string, ExpressionFinding[]>(4096);
+const validated = new Lru<string, ExpressionFinding[]>(VALIDATED_CACHE_BYTES, (key, findings) => key.length * 2 + 256 * (findings.length + 1));
 /** The content key of an action object's request (undefined: nothing to validate). Valid while the object is: a
  * document extractor reuses the site of a statement an edit did not touch, moving only its offsets. */
 const keys = new WeakMap<ObjectNode, { key?: string; request?: ExpressionRequest }>();
+
+/** What the validation cache holds now (entries, approximate bytes): the server's `dynalint/stats`. */
+export function validationCacheStats(): { entries: number; bytes: number } {
+  // Measured from the keys themselves (UTF-16: 2 bytes a char), not from the cache's own accounting.
+  let bytes = 0;
+  for (const k of validated.keys()) bytes += k.length * 2;
+  return { entries: validated.size, bytes };
+}
 
 export function validateOperation(op: Operation): OperationResult | undefined {
   let k = keys.get(op.params);

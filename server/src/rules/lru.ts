@@ -1,25 +1,52 @@
-/** A bounded map that forgets the least recently used entry first (content-keyed caches of the rules). */
+/**
+ * A bounded map that forgets the least recently used entries first (content-keyed caches of the rules). Bounded by
+ * total weight (by default each entry weighs 1, so the bound is an entry count); an entry heavier than the whole
+ * bound is not kept at all.
+ */
 export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, { value: V; weight: number }>();
+  private total = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly maxWeight: number,
+    private readonly weigh: (key: K, value: V) => number = () => 1,
+  ) {}
 
   get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.value;
   }
 
   set(key: K, value: V): void {
+    this.remove(key);
+    const weight = this.weigh(key, value);
+    if (weight > this.maxWeight) return;
+    this.map.set(key, { value, weight });
+    this.total += weight;
+    while (this.total > this.maxWeight) this.remove(this.map.keys().next().value as K);
+  }
+
+  private remove(key: K): void {
+    const e = this.map.get(key);
+    if (!e) return;
     this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+    this.total -= e.weight;
   }
 
   get size(): number {
     return this.map.size;
+  }
+
+  /** The keys held, least recently used first. */
+  keys(): IterableIterator<K> {
+    return this.map.keys();
+  }
+
+  /** The sum of the weights held. */
+  get weight(): number {
+    return this.total;
   }
 }
