@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { parseExpression, validateRequest, type ExpressionKind } from '../../../server/src/expression';
+import { fcParameters } from '../../support/fc';
 
 const KINDS: ExpressionKind[] = ['update', 'condition', 'filter', 'keyCondition', 'projection'];
 const FIELD = { update: 'UpdateExpression', condition: 'ConditionExpression', filter: 'FilterExpression', keyCondition: 'KeyConditionExpression', projection: 'ProjectionExpression' } as const;
@@ -74,7 +75,7 @@ describe('expression language: properties', () => {
   });
 
   it('arbitrary unicode never throws', () => {
-    fc.assert(fc.property(fc.constantFrom(...KINDS), fc.string({ unit: 'binary', maxLength: 200 }), (kind, s) => checkTotal(kind, s)), { numRuns: 500 });
+    fc.assert(fc.property(fc.constantFrom(...KINDS), fc.string({ unit: 'binary', maxLength: 200 }), (kind, s) => checkTotal(kind, s)), fcParameters({ numRuns: 500 }));
   });
 
   it('generated conditions parse, span the whole text, and survive mutation', () => {

@@ -1,6 +1,7 @@
 /** The edit helpers write what the host reads back: escapes, quotes, raw strings, concatenations, layouts. */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { fcParameters } from '../../support/fc';
 import { extract } from '../../../server/src/extract';
 import { StringNode, prop } from '../../../server/src/extract/model';
 import { applyEdits, hostSyntax, insertProperties, removeProperty, replaceInString, rewriteString } from '../../../server/src/rules/edit';
@@ -42,7 +43,7 @@ describe('edit helpers', () => {
             const next = 'X' + s + node.value.slice(1);
             assert.equal(projection(applyEdits(text, [rewriteString(text, syn, node, next)]), h.lang).value, next);
           }),
-          { numRuns: 40, seed: 7 },
+          fcParameters({ numRuns: 40, seed: 7 }),
         );
       });
     }

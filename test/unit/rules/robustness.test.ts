@@ -1,6 +1,7 @@
 /** Random requests through every rule: no rule throws, every range is inside the text, every fix applies cleanly. */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { fcParameters } from '../../support/fc';
 import { extract } from '../../../server/src/extract';
 import { applyEdits } from '../../../server/src/rules/edit';
 import { Dialect, PRELUDE, LANGUAGE, lint, parsersReady } from './check';
@@ -52,7 +53,7 @@ describe('rules on random requests', () => {
             }
           }
         }),
-        { numRuns: 60, seed: 4 },
+        fcParameters({ numRuns: 60, seed: 4 }),
       );
     });
   }
