@@ -45,6 +45,7 @@ class StatusBar implements vscode.Disposable {
           ? `Last: ${file} skipped (${p.skipped}) at ${this.last.at.toLocaleTimeString()}`
           : `Last lint: ${file} — ${p.findings} finding(s) in ${p.durationMs.toFixed(1)} ms at ${this.last.at.toLocaleTimeString()}`,
       );
+      for (const reason of p.notLinted ?? []) lines.push(`Not linted in ${file}: ${reason}`);
     }
     lines.push('Click to show the output');
     this.item.tooltip = lines.join('\n');

@@ -21,7 +21,7 @@ import {
   TextEdit as LspTextEdit,
 } from 'vscode-languageserver-types';
 import { EXPRESSION_FIELDS, type ExpressionField, type ExpressionKind } from './expression/ast';
-import { type DocumentExtractor, createDocumentExtractor, extract } from './extract';
+import { type DocumentExtractor, type NotLintedRegion, createDocumentExtractor, extract, resolveLanguageId } from './extract';
 import { ObjectNode, RequestSite, StringNode, prop, propEntry, stringRange, type Range } from './extract/model';
 import { Operation, operationsOf } from './extract/operations';
 import { fixAll, minimalEdit } from './fix/apply';
@@ -41,11 +41,14 @@ export interface Analysis {
   uri: string;
   version: number;
   text: string;
+  /** The language it was linted as: the client's id, an alias of ours, else the uri's extension (resolveLanguageId). */
   languageId: string;
   sites: RequestSite[];
   findings: Finding[];
   /** Why the document was not linted (disabled, language off, too large, binary...). */
   skipped?: string;
+  /** Parts of a linted document that were not (lines of minified code). */
+  notLinted?: NotLintedRegion[];
   durationMs: number;
 }
 
@@ -158,35 +161,40 @@ export class DynalintService {
     if (hit && hit.key === key) return hit.analysis;
     let t0 = performance.now();
     const text = doc.getText();
-    const analysis: Analysis = { uri: doc.uri, version: doc.version, text, languageId: doc.languageId, sites: [], findings: [], durationMs: 0 };
+    const languageId = resolveLanguageId(doc.languageId, doc.uri);
+    const analysis: Analysis = { uri: doc.uri, version: doc.version, text, languageId, sites: [], findings: [], durationMs: 0 };
     const fail = (e: unknown) => {
       this.forgetExtractor(doc.uri);
       this.log(`lint failed for ${doc.uri} v${doc.version}: ${(e as Error)?.stack ?? String(e)}`);
     };
+    const language = languageId === doc.languageId ? languageId : `${languageId} (the client sent "${doc.languageId}")`;
     if (!settings.enable) analysis.skipped = 'disabled by dynalint.enable';
-    else if (!settings.languages.includes(doc.languageId)) analysis.skipped = `language ${doc.languageId} is not in dynalint.languages`;
+    else if (!settings.languages.includes(languageId)) analysis.skipped = `language ${language} is not in dynalint.languages`;
     else {
       try {
-        const res = this.extractorFor(doc.uri, doc.languageId, settings.maxFileSize).update(text);
+        const res = this.extractorFor(doc.uri, languageId, settings.maxFileSize).update(text);
         analysis.skipped = res.skipped;
+        analysis.notLinted = res.notLinted;
         analysis.sites = res.sites;
       } catch (e) {
         fail(e);
       }
     }
     const extractMs = performance.now() - t0;
-    const lintable = settings.enable && settings.languages.includes(doc.languageId) && !analysis.skipped;
+    const lintable = settings.enable && settings.languages.includes(languageId) && !analysis.skipped;
     return {
       finish: () => {
         t0 = performance.now();
         if (lintable) {
           try {
-            analysis.findings = this.rules(text, doc.languageId, analysis.sites, settings);
+            analysis.findings = this.rules(text, languageId, analysis.sites, settings);
           } catch (e) {
             fail(e);
           }
         }
         if (analysis.skipped && analysis.skipped !== hit?.analysis.skipped) this.log(`skipped ${doc.uri}: ${analysis.skipped}`);
+        const regions = analysis.notLinted?.map((r) => r.reason).join('; ');
+        if (regions && regions !== hit?.analysis.notLinted?.map((r) => r.reason).join('; ')) this.log(`not linted in ${doc.uri}: ${regions}`);
         analysis.durationMs = extractMs + performance.now() - t0;
         this.cache.set(doc.uri, { key, analysis });
         return analysis;
@@ -211,6 +219,11 @@ export class DynalintService {
   private forgetExtractor(uri: string): void {
     this.extractors.get(uri)?.extractor.dispose();
     this.extractors.delete(uri);
+  }
+
+  /** What the service holds per document (analyses, extractors): for `dynalint/stats`. */
+  stats(): { analyses: number; extractors: number } {
+    return { analyses: this.cache.size, extractors: this.extractors.size };
   }
 
   /** Drop a closed document's cached analysis and parse tree. */
@@ -285,7 +298,7 @@ export class DynalintService {
           out.push(action);
         }
         // One action per comment it would write: findings of a rule in one multi-line string share their comment.
-        const disable = disableNextLineEdit(a.text, doc.languageId, f.range.start, f.ruleId, a.sites);
+        const disable = disableNextLineEdit(a.text, a.languageId, f.range.start, f.ruleId, a.sites);
         if (!disable || disabled.has(`${disable.range.start}:${f.ruleId}`)) continue;
         disabled.add(`${disable.range.start}:${f.ruleId}`);
         out.push({ title: `Disable ${f.ruleId} for this line`, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], edit: edit([disable]) });
@@ -303,8 +316,8 @@ export class DynalintService {
     const a = this.analyze(doc, settings);
     if (!a.findings.some((f) => f.fixes?.some((x) => x.safe))) return undefined;
     const relint = (text: string) => {
-      const res = extract(text, doc.languageId, { maxFileSize: settings.maxFileSize });
-      return res.skipped ? [] : this.rules(text, doc.languageId, res.sites, settings);
+      const res = extract(text, a.languageId, { maxFileSize: settings.maxFileSize });
+      return res.skipped ? [] : this.rules(text, a.languageId, res.sites, settings);
     };
     const result = fixAll(a.text, a.findings, relint);
     if (result.text === a.text) return undefined;

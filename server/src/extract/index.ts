@@ -1,22 +1,34 @@
 /**
  * Public entry of the extractors: text + languageId -> RequestSite[] (see model.ts), full or incremental.
  *
- *   await initParsers();                       // once: loads web-tree-sitter + the Python grammar
- *   extract(text, 'typescript').sites          // synchronous afterwards
+ *   await ensureParser('python');              // once per language: loads web-tree-sitter + the Python grammar
+ *   extract(text, 'typescript').sites          // synchronous afterwards (the TypeScript compiler loads on first use)
  *   const doc = createDocumentExtractor('python'); doc.update(text1); doc.update(text2)   // incremental re-parse
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Language, Parser, Query, Tree } from 'web-tree-sitter';
-import { ExtractResult, HostLanguage, RequestSite } from './model';
-import { DEFAULT_MAX_FILE_SIZE, mayContainRequest, skipReason } from './infer';
+import type { ExtractResult as HostResult, HostLanguage, RequestSite } from './model';
+import { DEFAULT_MAX_FILE_SIZE, mayContainRequest } from './infer';
 import { extractJson } from './json';
 import { PyQueries, PyState, Span, extractPythonTree, pythonQueries } from './python';
-import { TsDocument } from './typescript';
+import type { TsDocument } from './typescript';
 
 export * from './model';
 export { operationsOf } from './operations';
 export type { Operation, OperationKind } from './operations';
+
+/** A part of a document that was not linted (a line of minified code), reported to the user. */
+export interface NotLintedRegion {
+  start: number;
+  end: number;
+  reason: string;
+}
+
+export interface ExtractResult extends HostResult {
+  /** Parts of the document not linted although the rest was (requests overlapping them are dropped). */
+  notLinted?: NotLintedRegion[];
+}
 
 export interface ExtractOptions {
   /** Files longer than this (in characters) are skipped. Default 2 MB. */
@@ -60,8 +72,55 @@ export function languageIdForPath(path: string): string | undefined {
   return m ? EXTENSIONS[m[1].toLowerCase()] : undefined;
 }
 
+/** Language ids editors send for the languages we read, and what we call them. */
+const LANGUAGE_ALIASES: Record<string, string> = {
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'typescriptreact',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascriptreact',
+  node: 'javascript',
+  ecmascript: 'javascript',
+  es6: 'javascript',
+  py: 'python',
+  pyi: 'python',
+  python3: 'python',
+  json5: 'jsonc',
+};
+
+/**
+ * The language we lint a document as: a known language id as sent, else a known alias (`js`, `py`...), else what the
+ * uri's file extension says (Neovim without filetype detection sends `""`), else the id as sent (not lintable).
+ */
+export function resolveLanguageId(languageId: string, uri: string): string {
+  const id = languageId.trim().toLowerCase();
+  if (HOSTS[id]) return id;
+  if (LANGUAGE_ALIASES[id]) return LANGUAGE_ALIASES[id];
+  const path = uri.replace(/[?#].*$/, '');
+  const byExtension = /\.pyi$/i.test(path) ? 'python' : languageIdForPath(path);
+  return byExtension ?? languageId;
+}
+
 export function hostOf(languageId: string): HostLanguage | undefined {
   return HOSTS[languageId];
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* TypeScript parser, loaded on first use                                                                             */
+
+let tsModule: typeof import('./typescript') | undefined;
+
+/**
+ * The TS/JS extractor. Required on the first TS/JS document, not at start-up: in the bundles this is what loads the
+ * TypeScript compiler (dist/typescript.js), whose compilation dominated the server's start-up.
+ */
+function newTsDocument(languageId: string, host: HostLanguage): TsDocument {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  tsModule ??= require('./typescript') as typeof import('./typescript');
+  return new tsModule.TsDocument(languageId, host);
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -80,6 +139,14 @@ function wasmPath(file: string, resolveFromModules: () => string): string {
 /** Resolution through node_modules at run time (kept opaque to the bundler, which has copied the files to dist/). */
 const fromModules = (id: string): string => require.resolve(id);
 
+/**
+ * Make `languageId`'s parser ready: Python loads web-tree-sitter and its grammar (WASM) the first time; TypeScript and
+ * JSON need nothing asynchronous (the compiler is required on first use). Idempotent, cheap once done.
+ */
+export function ensureParser(languageId: string): Promise<void> {
+  return hostOf(languageId) === 'python' ? initParsers() : Promise.resolve();
+}
+
 /** Load web-tree-sitter and the Python grammar. Idempotent; TypeScript and JSON need no initialisation. */
 export function initParsers(): Promise<void> {
   initializing ??= (async () => {
@@ -97,22 +164,93 @@ export function initParsers(): Promise<void> {
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Full extraction                                                                                                    */
 
-/** Checks shared by full and incremental extraction: a result to return now, or undefined to go on and parse. */
-function precheck(text: string, host: HostLanguage | undefined, languageId: string, opts?: ExtractOptions): ExtractResult | undefined {
-  if (!host) return { sites: [], skipped: `unsupported language '${languageId}'` };
-  const skipped = skipReason(text, opts?.maxFileSize ?? DEFAULT_MAX_FILE_SIZE, host);
-  if (skipped) return { sites: [], skipped };
-  if (!mayContainRequest(text)) return { sites: [] };
-  if (host === 'python' && !python) return { sites: [], skipped: 'Python parser not initialised (call initParsers() first)' };
+/** Longest line of code (string contents not counted) read as is; longer ones are minified code. */
+export const MAX_CODE_LINE = 20_000;
+
+/** Why a whole file is not linted: too large, binary (NUL bytes: also UTF-16 text read as UTF-8). */
+function fileSkipReason(text: string, maxFileSize: number): string | undefined {
+  if (text.length > maxFileSize) return `file too large (${text.length} characters > maxFileSize ${maxFileSize})`;
+  if (text.includes('\0')) return 'binary or UTF-16 file (NUL bytes)';
   return undefined;
 }
 
-/** Every DynamoDB request in a document. Synchronous; Python needs `initParsers()` to have completed. */
+/** Characters of a line outside string literals (quotes ' " `; escapes skipped; rough, as a size measure only). */
+function codeLength(text: string, start: number, end: number): number {
+  let code = 0;
+  let quote = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (quote) {
+      if (c === 92) i++;
+      else if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39 || c === 96) quote = c;
+    else code++;
+  }
+  return code;
+}
+
+/**
+ * Lines holding more than MAX_CODE_LINE characters of code (minified code; a long string — a base64 fixture, an
+ * embedded payload — is read as is: scanning a string literal is cheap). JSON is never minified code.
+ */
+function minifiedLines(text: string, host: HostLanguage): NotLintedRegion[] {
+  if (host === 'json' || text.length <= MAX_CODE_LINE) return [];
+  const out: NotLintedRegion[] = [];
+  let line = 0;
+  for (let start = 0; start <= text.length; line++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    if (end - start > MAX_CODE_LINE) {
+      const code = codeLength(text, start, end);
+      if (code > MAX_CODE_LINE) out.push({ start, end, reason: `line ${line + 1} is minified code (${code} characters outside strings > ${MAX_CODE_LINE})` });
+    }
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+/** The text with the regions blanked out (spaces; offsets and line breaks unchanged). */
+function blank(text: string, regions: NotLintedRegion[]): string {
+  let out = '';
+  let at = 0;
+  for (const r of regions) {
+    out += text.slice(at, r.start) + ' '.repeat(r.end - r.start);
+    at = r.end;
+  }
+  return out + text.slice(at);
+}
+
+/** Requests that do not overlap a region left out (their contents there are unknown). */
+const outside = (sites: RequestSite[], regions: NotLintedRegion[]) => sites.filter((s) => !regions.some((r) => s.range.start < r.end && r.start < s.range.end));
+
+interface Prepared {
+  /** What the parser reads: the text, minified lines blanked out. */
+  text: string;
+  notLinted?: NotLintedRegion[];
+}
+
+/** Checks shared by full and incremental extraction: a result to return now, or the text to parse. */
+function precheck(text: string, host: HostLanguage | undefined, languageId: string, opts?: ExtractOptions): ExtractResult | Prepared {
+  if (!host) return { sites: [], skipped: `unsupported language '${languageId}'` };
+  const skipped = fileSkipReason(text, opts?.maxFileSize ?? DEFAULT_MAX_FILE_SIZE);
+  if (skipped) return { sites: [], skipped };
+  const regions = minifiedLines(text, host);
+  // Mostly minified (a bundle): the file is generated, not written; reported as skipped as a whole.
+  const minified = regions.reduce((n, r) => n + r.end - r.start, 0);
+  if (minified * 2 > text.length) return { sites: [], skipped: `minified file (${regions.length === 1 ? regions[0].reason : `${regions.length} lines of minified code, ${minified} of ${text.length} characters`})` };
+  if (!mayContainRequest(text)) return regions.length ? { sites: [], notLinted: regions } : { sites: [] };
+  if (host === 'python' && !python) return { sites: [], skipped: 'Python parser not initialised (call ensureParser() first)' };
+  return regions.length ? { text: blank(text, regions), notLinted: regions } : { text };
+}
+
+/** Every DynamoDB request in a document. Synchronous; Python needs `ensureParser('python')` to have completed. */
 export function extract(text: string, languageId: string, opts?: ExtractOptions): ExtractResult {
   const host = hostOf(languageId);
-  const early = precheck(text, host, languageId, opts);
-  if (early) return early;
-  return { sites: extractHost(text, host!, languageId) };
+  const ready = precheck(text, host, languageId, opts);
+  if ('sites' in ready) return ready;
+  const sites = extractHost(ready.text, host!, languageId);
+  return ready.notLinted ? { sites: outside(sites, ready.notLinted), notLinted: ready.notLinted } : { sites };
 }
 
 function extractHost(text: string, host: HostLanguage, languageId: string): RequestSite[] {
@@ -126,7 +264,7 @@ function extractHost(text: string, host: HostLanguage, languageId: string): Requ
       tree.delete();
     }
   }
-  return new TsDocument(languageId, host).full(text);
+  return newTsDocument(languageId, host).full(text);
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -213,12 +351,15 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
     stats,
     update(newText: string, changes?: TextChange[]): ExtractResult {
       if (newText === text) return last;
-      const early = precheck(newText, host, languageId, opts);
-      if (early) {
+      const ready = precheck(newText, host, languageId, opts);
+      if ('sites' in ready || ready.notLinted) {
+        // Skipped, or minified lines blanked out (rare): a full extraction, no state kept for the next update.
         drop();
         text = newText;
-        last = early;
-        return early;
+        last = 'sites' in ready ? ready : { sites: outside(extractHost(ready.text, host!, languageId), ready.notLinted!), notLinted: ready.notLinted };
+        if (!('sites' in ready)) text = undefined;
+        stats.full++;
+        return last;
       }
       const span = text !== undefined ? changedSpan(text, newText, changes) : undefined;
       let sites: RequestSite[];
@@ -236,7 +377,7 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
         sites = tsDoc.update(newText, span);
         incremental = tsDoc.lastWasIncremental;
       } else {
-        tsDoc = new TsDocument(languageId, host!);
+        tsDoc = newTsDocument(languageId, host!);
         sites = tsDoc.full(newText);
       }
       stats[incremental ? 'incremental' : 'full']++;

@@ -18,7 +18,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { appendFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { initParsers } from '../extract';
+import { ensureParser, resolveLanguageId } from '../extract';
 import { allRules } from '../rules';
 import { loadConfig } from '../config';
 import { FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary, type ServerStats, StatsRequest } from '../protocol/lsp';
@@ -51,7 +51,11 @@ export function startServer(connection: Connection): ServerHandle {
   };
   const service = new DynalintService(log);
   const documents = new TextDocuments(TextDocument);
-  const ready = initParsers().catch((e: unknown) => log(`parser initialisation failed: ${String(e)}`));
+  /** The parser of a document's language, loaded with the first document of that language (not at start-up). */
+  const ready = (uri: string): Promise<void> => {
+    const doc = documents.get(uri);
+    return doc ? ensureParser(resolveLanguageId(doc.languageId, uri)).catch((e: unknown) => log(`parser initialisation failed: ${String(e)}`)) : Promise.resolve();
+  };
   let settings: SettingsCache | undefined;
   let pullDiagnostics = false;
   let refreshSupport = false;
@@ -84,7 +88,7 @@ export function startServer(connection: Connection): ServerHandle {
 
   /** Lint the latest version of a document and publish, unless a newer version arrived meanwhile. */
   async function lintAndPublish(uri: string): Promise<void> {
-    await ready;
+    await ready(uri);
     const ds = await docAndSettings(uri);
     if (!ds) return;
     const { doc, s } = ds;
@@ -102,6 +106,7 @@ export function startServer(connection: Connection): ServerHandle {
     const diagnostics = service.diagnostics(doc, s);
     const a = service.analyze(doc, s);
     const linted: LintedParams = { uri: doc.uri, version: doc.version, findings: diagnostics.length, durationMs: a.durationMs, skipped: a.skipped };
+    if (a.notLinted?.length) linted.notLinted = a.notLinted.map((r) => r.reason);
     void connection.sendNotification(LintedNotification, linted);
     if (s.trace === 'verbose') log(`linted ${doc.uri} v${doc.version}: ${diagnostics.length} findings in ${a.durationMs.toFixed(1)} ms`);
     return diagnostics;
@@ -186,7 +191,7 @@ export function startServer(connection: Connection): ServerHandle {
    * may have moved on meanwhile: callers read it after this returns, without yielding.
    */
   async function docAndSettings(uri: string) {
-    await ready;
+    await ready(uri);
     if (!documents.get(uri) || !settings) return undefined;
     const cache = settings;
     const s = await cache.get(uri);

@@ -37,6 +37,8 @@ export interface LintedParams {
   durationMs: number;
   /** Set when the document was not linted (too large, binary, language disabled). */
   skipped?: string;
+  /** Parts of a linted document that were not linted (lines of minified code), one reason each. */
+  notLinted?: string[];
 }
 
 /** Client -> server request: the rule registry (for "Dynalint: Open rule docs"). */
