@@ -9,6 +9,19 @@ import type { TextEdit } from './types';
 /** A value to write into source: a string, a number (as decimal text), a map (entries in order), or raw host code. */
 export type Literal = string | { num: string } | { map: [string, Literal][] } | { raw: string };
 
+/** The line break a document uses: that of its first line (LF when it has none), as editors detect it. */
+export function lineBreakOf(text: string): '\n' | '\r\n' {
+  const i = text.indexOf('\n');
+  return i > 0 && text[i - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/** Edits written with LF, made to insert the document's own line break (a CRLF file stays CRLF). */
+export function withLineBreaks<T extends TextEdit>(text: string, edits: T[]): T[] {
+  const eol = lineBreakOf(text);
+  if (eol === '\n' || !edits.some((e) => e.newText.includes('\n'))) return edits;
+  return edits.map((e) => (e.newText.includes('\n') ? { ...e, newText: e.newText.replace(/\r?\n/g, eol) } : e));
+}
+
 /** What an edit needs to know about where it writes. */
 export interface HostSyntax {
   host: HostLanguage;

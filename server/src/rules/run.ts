@@ -3,6 +3,7 @@
  * settings), suppression comments, and isolation (a rule that throws is logged and skipped; the others still report).
  */
 import type { RequestSite } from '../extract/model';
+import { withLineBreaks } from './edit';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
 import { SharedSource, consistentForSharers, sharedSource } from './shared';
 import type { Finding, Rule, Severity, SeveritySetting } from './types';
@@ -105,5 +106,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   } catch (e) {
     log(`dynalint: suppression comments could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
+  // Rules write LF; a CRLF document gets CRLF (the CLI's --fix, quick fixes and fix-all all come through here).
+  kept = kept.map((f) => (f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: withLineBreaks(text, x.edits) })) } : f));
   return kept.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
 }

@@ -9,6 +9,7 @@
  * unknown `dynalint-disable-*` / `dynalint-enable*` directives, are reported.
  */
 import type { Range, RequestSite, VNode } from '../extract/model';
+import { lineBreakOf } from './edit';
 import type { Finding, TextEdit } from './types';
 
 export const UNUSED_SUPPRESSION = 'unused-suppression';
@@ -230,7 +231,7 @@ export function disableNextLineEdit(text: string, languageId: string, offset: nu
     return { range: { start: end, end }, newText: `, ${ruleId}` };
   }
   const lead = style === 'hash' ? '#' : '//';
-  return { range: { start: lineStart, end: lineStart }, newText: `${indent}${lead} dynalint-disable-next-line ${ruleId}\n` };
+  return { range: { start: lineStart, end: lineStart }, newText: `${indent}${lead} dynalint-disable-next-line ${ruleId}${lineBreakOf(text)}` };
 }
 
 /** The edit behind "Disable <id> for this file": a file-level comment on the first line (after a shebang). */
@@ -238,6 +239,7 @@ export function disableFileEdit(text: string, languageId: string, ruleId: string
   const style = commentStyle(languageId);
   if (style === 'none') return undefined;
   const at = text.startsWith('#!') ? text.indexOf('\n') + 1 || text.length : 0;
-  const newText = style === 'hash' ? `# dynalint-disable ${ruleId}\n` : `/* dynalint-disable ${ruleId} */\n`;
+  const eol = lineBreakOf(text);
+  const newText = style === 'hash' ? `# dynalint-disable ${ruleId}${eol}` : `/* dynalint-disable ${ruleId} */${eol}`;
   return { range: { start: at, end: at }, newText };
 }
