@@ -20,6 +20,7 @@ import {
   toCsv,
 } from '../../../server/src/reconcile';
 import { reconcileHtml } from './html';
+import { connectionDetail, connectionProblem, repairNotice, rowOutcomes, settle } from './present';
 
 export const RECONCILE_COMMAND = 'dynalint.reconcile';
 
@@ -44,26 +45,45 @@ export function registerReconcile(context: vscode.ExtensionContext, deps: Reconc
   );
 }
 
+/**
+ * The user's own connections only: `dynalint.connections` is application-scoped, and only its user-settings value is
+ * read even so, so a repository's `.vscode/settings.json` cannot point the user's credentials at an endpoint it chose.
+ */
 function connections(): ConnectionSetting[] {
-  const list = vscode.workspace.getConfiguration('dynalint').get<ConnectionSetting[]>('connections') ?? [];
-  return list.filter((c) => c && typeof c.name === 'string');
+  const list = vscode.workspace.getConfiguration('dynalint').inspect<ConnectionSetting[]>('connections')?.globalValue ?? [];
+  return Array.isArray(list) ? list.filter((c) => c && typeof c.name === 'string') : [];
 }
 
-function connectionLabel(c: ConnectionSetting): string {
-  return [c.endpoint, c.region, c.profile && `profile ${c.profile}`].filter(Boolean).join(' · ') || 'default AWS credentials';
-}
-
+/**
+ * Always a picker (unless the caller named a connection): its items say where each run sends requests and with which
+ * credentials. A connection that must not be used (plain http to a non-loopback host) is listed with why, and refused.
+ */
 async function pickConnection(name?: string): Promise<ConnectionSetting | undefined> {
   const list = connections();
-  const named = name ? list.find((c) => c.name === name) : undefined;
-  if (named) return named;
-  if (list.length === 1 && !name) return list[0];
-  const local: ConnectionSetting = { name: 'DynamoDB Local (localhost:8000)', endpoint: 'http://localhost:8000', region: 'us-east-1' };
-  const items = [...list, local].map((c) => ({ label: c.name, description: connectionLabel(c), c }));
-  const settings = { label: '$(gear) Edit dynalint.connections…', description: 'name, region, profile, endpoint', c: undefined };
-  const pick = await vscode.window.showQuickPick([...items, settings], { placeHolder: 'Reconcile: pick a connection', ignoreFocusOut: true });
-  if (pick && !pick.c) await vscode.commands.executeCommand('workbench.action.openSettings', 'dynalint.connections');
-  return pick?.c;
+  let chosen: ConnectionSetting | undefined;
+  if (name) {
+    chosen = list.find((c) => c.name === name);
+    if (!chosen) {
+      void vscode.window.showErrorMessage(`Dynalint: no connection named ${JSON.stringify(name)} in your user settings (dynalint.connections).`);
+      return undefined;
+    }
+  } else {
+    const local: ConnectionSetting = { name: 'DynamoDB Local (localhost:8000)', endpoint: 'http://localhost:8000', region: 'us-east-1' };
+    const items = [...list, local].map((c) => {
+      const problem = connectionProblem(c);
+      return { label: c.name, description: c.region, detail: problem ? `$(error) ${problem}` : connectionDetail(c), c };
+    });
+    const settings = { label: '$(gear) Edit dynalint.connections…', description: 'name, region, profile, endpoint (user settings)', detail: undefined, c: undefined };
+    const pick = await vscode.window.showQuickPick([...items, settings], { placeHolder: 'Reconcile: pick a connection (endpoint · credentials)', ignoreFocusOut: true });
+    if (pick && !pick.c) await vscode.commands.executeCommand('workbench.action.openSettings', 'dynalint.connections');
+    chosen = pick?.c;
+  }
+  const problem = chosen && connectionProblem(chosen);
+  if (problem) {
+    void vscode.window.showErrorMessage(`Dynalint: connection ${JSON.stringify(chosen!.name)}: ${problem}`);
+    return undefined;
+  }
+  return chosen;
 }
 
 async function listTables(client: DynamoDBClient): Promise<string[]> {
@@ -148,7 +168,13 @@ async function runCommand(context: vscode.ExtensionContext, deps: ReconcileDeps,
   const log = deps.output;
   const conn = await pickConnection(args.connection);
   if (!conn) return undefined;
-  const client = (deps.createClient ?? ((c: ConnectionSetting) => createClient(c)))(conn);
+  let client: DynamoDBClient;
+  try {
+    client = (deps.createClient ?? ((c: ConnectionSetting) => createClient(c)))(conn);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Dynalint: ${(e as Error)?.message ?? String(e)}`);
+    return undefined;
+  }
   let keepClient = false;
   try {
     const table = args.table && args.scope ? args.table : await pickTable(client, args.table);
@@ -158,7 +184,7 @@ async function runCommand(context: vscode.ExtensionContext, deps: ReconcileDeps,
     const scope = args.scope ?? (await pickScope());
     if (!scope) return undefined;
     const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Reconciling ${table}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Reconciling ${table} (${connectionDetail(conn)})`, cancellable: true },
       async (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
@@ -200,15 +226,22 @@ function showReport(context: vscode.ExtensionContext, deps: ReconcileDeps, clien
     nonce: randomBytes(16).toString('base64'),
     cspSource: panel.webview.cspSource,
     repairable,
-    connection: `${conn.name} (${connectionLabel(conn)})`,
+    connection: `${conn.name} (${connectionDetail(conn)})`,
   });
   panel.onDidDispose(() => client.destroy(), undefined, context.subscriptions);
   panel.webview.onDidReceiveMessage(
     async (m: { type: string; format?: string; rows?: number[] }) => {
-      if (m.type === 'export') await exportReport(report, m.format === 'csv' ? 'csv' : 'json');
-      if (m.type === 'repair' && repairable && m.rows?.length) {
-        const outcomes = await repairRows(deps, client, report, m.rows);
-        if (outcomes) void panel.webview.postMessage({ type: 'repaired', outcomes });
+      // Nothing here may reject: an error is shown, never left as an unhandled rejection.
+      try {
+        if (m.type === 'export') await exportReport(report, m.format === 'csv' ? 'csv' : 'json');
+        if (m.type === 'repair' && repairable && m.rows?.length) {
+          const outcomes = await repairRows(deps, client, report, m.rows, conn);
+          if (outcomes) void panel.webview.postMessage({ type: 'repaired', outcomes });
+        }
+      } catch (e) {
+        const message = e instanceof ReconcileError ? e.message : `${m.type === 'export' ? 'Export' : 'Repair'} failed: ${(e as Error)?.message ?? String(e)}`;
+        deps.output?.error(message);
+        void vscode.window.showErrorMessage(`Dynalint: ${message}`);
       }
     },
     undefined,
@@ -226,21 +259,27 @@ async function exportReport(report: ReconcileReport, format: 'json' | 'csv'): Pr
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
 }
 
-/** The modal confirmation, then the conditional writes; returns what to show per row. */
+/**
+ * The modal confirmation (naming the table, the endpoint and the credentials), then the conditional writes; returns
+ * what to show per row. Never rejects: a repair that stopped part-way shows its results so far (written, failed, not
+ * attempted), and one that could not start shows its error.
+ */
 export async function repairRows(
   deps: ReconcileDeps,
   client: DynamoDBClient,
   report: ReconcileReport,
   rows: number[],
+  conn: ConnectionSetting,
 ): Promise<Array<{ index: number; text: string; ok: boolean }> | undefined> {
   const chosen = rows.map((i) => ({ index: i, row: report.drifted[i] })).filter((x) => x.row);
   if (!chosen.length) return undefined;
   const n = chosen.length;
   const answer = await vscode.window.showWarningMessage(
-    `Write ${report.pattern.counter} on ${n} item${n === 1 ? '' : 's'} in ${report.table}?`,
+    `Write ${report.pattern.counter} on ${n} item${n === 1 ? '' : 's'} in ${report.table} at ${connectionDetail(conn)}?`,
     {
       modal: true,
       detail:
+        `Connection "${conn.name}": ${connectionDetail(conn)}.\n` +
         `Each parent is re-counted with consistent reads, then its ${report.pattern.counter} is set to the count only if it still ` +
         'holds the value just read. A parent that changes meanwhile is skipped, never overwritten. Nothing else is written.',
     },
@@ -248,34 +287,34 @@ export async function repairRows(
   );
   if (!answer) return undefined;
   const pkName = Object.keys(chosen[0].row.key)[0];
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Repairing ${report.table}`, cancellable: true },
+  const settled = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Repairing ${report.table} (${connectionDetail(conn)})`, cancellable: true },
     async (progress, token) => {
       const ac = new AbortController();
       token.onCancellationRequested(() => ac.abort());
-      return repair(client, {
-        table: report.table,
-        pattern: report.pattern,
-        parents: chosen.map((c) => c.row.key[pkName]),
-        signal: ac.signal,
-        onProgress: (done, total) => progress.report({ message: `${done}/${total}`, increment: 100 / total }),
-      });
+      return settle(() =>
+        repair(client, {
+          table: report.table,
+          pattern: report.pattern,
+          parents: chosen.map((c) => c.row.key[pkName]),
+          signal: ac.signal,
+          onProgress: (done, total) => progress.report({ message: `${done}/${total}`, increment: 100 / total }),
+        }),
+      );
     },
   );
+  if ('error' in settled) {
+    deps.output?.error(`repair ${report.table}: ${settled.error}`);
+    void vscode.window.showErrorMessage(`Dynalint: nothing written: ${settled.error}`);
+    return chosen.map((c) => ({ index: c.index, text: `not attempted (${settled.error})`, ok: false }));
+  }
+  const result = settled.report;
   deps.output?.info(formatRepair(result));
-  void vscode.window.showInformationMessage(`Dynalint: ${result.written} of ${n} counter(s) written.`);
-  return result.results.map((r, i) => {
-    const o = r.outcome;
-    const text =
-      o.status === 'repaired'
-        ? `✔ ${o.from ?? 'missing'} → ${o.to}`
-        : o.status === 'already-correct'
-          ? `already ${o.value}`
-          : o.status === 'changed'
-            ? 'skipped: changed meanwhile'
-            : o.status === 'no-parent'
-              ? 'skipped: no parent item'
-              : `not attempted (${o.reason})`;
-    return { index: chosen[i].index, text, ok: o.status === 'repaired' || o.status === 'already-correct' };
-  });
+  const notice = repairNotice(result, n);
+  const show = notice.level === 'error' ? vscode.window.showErrorMessage : notice.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  void show(notice.text);
+  return rowOutcomes(
+    result,
+    chosen.map((c) => c.index),
+  );
 }

@@ -3,11 +3,13 @@
  *
  * Exit 0: no drift. 1: drift found, or children/shards with no parent item, or a parent key that does not exist (also
  * after a repair fixed it: the report is of what was found).
- * 2: bad usage or an error (table missing, access denied, endpoint unreachable), or a partial run that found none.
+ * 2: bad usage or an error (table missing, access denied, endpoint unreachable), or a partial run that found none,
+ * or a repair that stopped part-way (the report still lists what was written, failed and not attempted) or whose
+ * lost write a re-read did not find.
  */
 import { createInterface } from 'node:readline';
 import { CounterPattern, ReconcileError, ReconcileReport, RepairReport, RepairResult, Scope } from '../reconcile/types';
-import { createClient } from '../reconcile/client';
+import { createClient, endpointProblem } from '../reconcile/client';
 import { reconcile } from '../reconcile/engine';
 import { repair } from '../reconcile/repair';
 import { formatRepair, formatTable } from '../reconcile/format';
@@ -21,7 +23,8 @@ Connection:
   --table T               Table name (required)
   --region R              AWS region (default: from the environment / profile)
   --profile P             Shared config profile (credentials: the AWS default chain, SSO included)
-  --endpoint URL          Custom endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local
+  --endpoint URL          Custom endpoint: https://..., or http:// to a loopback host only (127.0.0.1, ::1,
+                          localhost), e.g. http://127.0.0.1:8000 for DynamoDB Local
 Pattern (items of one partition, told apart by sort key):
   --parent-sk SK          Sort key of the parent item holding the counter (e.g. META)
   --counter ATTR          Counter attribute (e.g. likeTally); a missing counter counts as 0
@@ -45,7 +48,8 @@ Output:
   --format table|json     Report format (default: table)
   --help                  Show this help
 
-Exit: 0 no drift; 1 drift, or items with no parent (also after a repair); 2 an error, or a partial run with no drift.
+Exit: 0 no drift; 1 drift, or items with no parent (also after a repair); 2 an error, a partial run with no drift,
+or a repair that stopped part-way (its report lists what was written, failed and not attempted).
 `;
 
 /** CliIO plus what a reconcile run may need: a stdin to confirm on, and a signal to cancel (Ctrl-C). */
@@ -100,6 +104,8 @@ function options(argv: string[]): Options | 'help' {
   if (prefix !== undefined && limit === undefined) throw new UsageError('--pk-prefix needs --limit N');
   const endpoint = one('endpoint');
   if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) throw new UsageError('--endpoint must be an http(s) URL, e.g. http://127.0.0.1:8000');
+  const problem = endpoint !== undefined ? endpointProblem(endpoint) : undefined;
+  if (problem) throw new UsageError(`--endpoint: ${problem}`);
   if (a.flags.has('yes') && !a.flags.has('repair')) throw new UsageError('--yes goes with --repair');
   const scope: Scope = keys.length
     ? { kind: 'keys', keys }
@@ -142,6 +148,13 @@ async function ask(io: ReconcileIO, question: string): Promise<boolean | undefin
   }
 }
 
+/** Where writes go and as whom, for the confirmation: always both, defaults named as such. */
+function target(o: Options): string {
+  const endpoint = o.endpoint ?? `the AWS endpoint of region ${o.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? '(from the profile)'}`;
+  const who = o.profile ? `profile ${o.profile}` : process.env.AWS_PROFILE ? `profile ${process.env.AWS_PROFILE} (AWS_PROFILE)` : 'the default credentials';
+  return `${endpoint} with ${who}`;
+}
+
 function where(o: Options): string {
   const parts = [o.endpoint ? `endpoint ${o.endpoint}` : '', o.region ? `region ${o.region}` : '', o.profile ? `profile ${o.profile}` : ''].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
@@ -175,7 +188,7 @@ export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise
       } else if (report.partial) {
         refusal = { message: 'not repairing after a partial run: nothing written', code: EXIT.problems };
       } else if (!o.yes && writable.length) {
-        const q = `Write ${o.pattern.counter} on ${writable.length} item(s) in ${o.table}, each only if it still holds the value read? [y/N] `;
+        const q = `Write ${o.pattern.counter} on ${writable.length} item(s) in ${o.table} at ${target(o)}, each only if it still holds the value read? [y/N] `;
         const answer = await ask(io, q);
         if (answer === undefined) refusal = { message: 'refusing to write without --yes: stdin is not a terminal', code: EXIT.usage };
         else if (!answer) refusal = { message: 'nothing written', code: EXIT.problems };
@@ -193,6 +206,15 @@ export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise
     }
     if (o.format === 'json') io.stdout(JSON.stringify(jsonReport(report, repaired), null, 2) + '\n');
     else if (repaired) io.stdout(formatRepair(repaired) + '\n');
+    if (repaired?.partial) {
+      // The report above says what was written, what failed and what was not attempted; the exit says "incomplete".
+      io.stderr(`dynalint reconcile: repair incomplete: ${repaired.partial.message}${repaired.partial.reason === 'error' ? where(o) : ''}\n`);
+      return EXIT.usage;
+    }
+    if (repaired?.results.some((x) => x.outcome.status === 'possibly-written' && x.outcome.found !== 'written')) {
+      io.stderr('dynalint reconcile: a write\'s answer was lost and a re-read did not find it written: see "possibly written" above\n');
+      return EXIT.usage;
+    }
     if (refusal) {
       io.stderr(`dynalint reconcile: ${refusal.message}\n`);
       return refusal.code;

@@ -23,14 +23,43 @@ export interface Connection {
   requestTimeoutMs?: number;
 }
 
+/** A loopback host: 127.0.0.0/8, ::1 (also as an IPv4-mapped address) or localhost. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (h === 'localhost') return true;
+  if (h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.replace(/^::ffff:/, '');
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(v4);
+  return !!m && Number(m[1]) === 127 && m.slice(2).every((x) => Number(x) <= 255);
+}
+
 function isLoopback(endpoint: string | undefined): boolean {
   if (!endpoint) return false;
   try {
-    const h = new URL(endpoint).hostname;
-    return h === 'localhost' || h === '127.0.0.1' || h === '[::1]' || h === '::1';
+    return isLoopbackHost(new URL(endpoint).hostname);
   } catch {
     return false;
   }
+}
+
+/**
+ * Why an endpoint must not be used, or undefined when it may: it must be an http(s) URL without credentials in it,
+ * and plain http only to a loopback host (DynamoDB Local). Anything else would send signed requests — and the
+ * data read and written — in clear text to a host a setting or a flag chose.
+ */
+export function endpointProblem(endpoint: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    return `Endpoint ${JSON.stringify(endpoint.slice(0, 100))} is not a URL (e.g. https://dynamodb.eu-west-1.amazonaws.com or http://127.0.0.1:8000).`;
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return `Endpoint ${u.protocol}// is not http(s).`;
+  if (u.username || u.password) return 'Endpoint URLs must not carry a user name or password.';
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    return `Refusing plain http to ${u.hostname}: only a loopback endpoint (127.0.0.1, ::1, localhost) may be http; use https.`;
+  }
+  return undefined;
 }
 
 /**
@@ -39,6 +68,8 @@ function isLoopback(endpoint: string | undefined): boolean {
  * placeholders are used there (the chain would otherwise end probing instance metadata).
  */
 export function createClient(conn: Connection): DynamoDBClient {
+  const problem = conn.endpoint !== undefined ? endpointProblem(conn.endpoint) : undefined;
+  if (problem) throw new ReconcileError(problem, 'bad-options');
   const local = isLoopback(conn.endpoint);
   const explicit = !!(conn.profile || process.env.AWS_ACCESS_KEY_ID || process.env.AWS_PROFILE);
   const credentials =
@@ -149,6 +180,68 @@ const THROTTLES = new Set([
   'LimitExceededException',
 ]);
 
+/** Throttling answers: the request was refused before it did anything, so a write may be sent again. */
+const REFUSED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'LimitExceededException']);
+
+/** Errors raised before a request left this process, or by a connection that was never made. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPROTO', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT']);
+
+/**
+ * What a failed write did to the table:
+ * - `condition-failed`: refused by its condition on the one attempt the SDK made (nothing written);
+ * - `not-written`: refused (a 4xx: access denied, validation, throttling) or never sent (connection refused);
+ * - `unknown`: sent, and its answer lost or not to be trusted (reset, timeout, truncated body, a 5xx), or refused by
+ *   its condition on an SDK retry, after an attempt that may have written.
+ */
+export function writeFate(e: unknown): 'condition-failed' | 'not-written' | 'unknown' {
+  const err = e as { name?: string; code?: string; cause?: { code?: string }; $metadata?: { httpStatusCode?: number; attempts?: number } };
+  const status = err.$metadata?.httpStatusCode ?? 0;
+  const attempts = err.$metadata?.attempts ?? 1;
+  if (e instanceof DynamoDBServiceException && status >= 400 && status < 500 && err.name !== 'Unknown') {
+    if (err.name === 'ConditionalCheckFailedException') return attempts > 1 ? 'unknown' : 'condition-failed';
+    return attempts > 1 && !REFUSED.has(err.name ?? '') ? 'unknown' : 'not-written';
+  }
+  if (NOT_SENT.has(err.code ?? err.cause?.code ?? '') || err.name === 'CredentialsProviderError' || /^Region (is missing|not accepted)/.test(String((e as Error)?.message))) {
+    return 'not-written';
+  }
+  return 'unknown';
+}
+
+/**
+ * Text an endpoint sent (an error message, an error type), shown as what it is: untrusted data, quoted, one line,
+ * control characters escaped, at most `max` characters. A hostile or confused endpoint can put anything there
+ * ("run curl ... | sh"): the user reads it as the endpoint's words, not Dynalint's.
+ */
+export function quoteUntrusted(text: string, max = 200): string {
+  let out = '';
+  for (const c of String(text)) {
+    const code = c.codePointAt(0)!;
+    const piece =
+      c === '"' || c === '\\'
+        ? '\\' + c
+        : c === '\n'
+          ? '\\n'
+          : c === '\r'
+            ? '\\r'
+            : c === '\t'
+              ? '\\t'
+              : code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)
+                ? `\\u${code.toString(16).padStart(4, '0')}`
+                : c;
+    if (out.length + piece.length > max - 1) {
+      out += '…';
+      break;
+    }
+    out += piece;
+  }
+  return `endpoint said: "${out}"`;
+}
+
+/** An error type name as DynamoDB spells them; anything else from the wire is not repeated. */
+function safeName(name: string): string {
+  return /^[A-Za-z][A-Za-z0-9_.]{0,63}$/.test(name) ? name : 'Error';
+}
+
 export function isAbort(e: unknown): boolean {
   const name = (e as { name?: string } | undefined)?.name;
   return name === 'AbortError';
@@ -234,7 +327,9 @@ export class Meter {
         if (isAbort(e) || this.opts.signal?.aborted) throw new Cancelled();
         const name = (e as { name?: string }).name ?? '';
         const status = (e as DynamoDBServiceException).$metadata?.httpStatusCode ?? 0;
-        const retryable = THROTTLES.has(name) || (status >= 500 && e instanceof DynamoDBServiceException);
+        // A read is retried after throttling or a 5xx. A write only after throttling, which refused it: a 5xx may
+        // come after the write took effect, and a blind retry would then fail its own condition ("changed").
+        const retryable = kind === 'write' ? REFUSED.has(name) : THROTTLES.has(name) || (status >= 500 && e instanceof DynamoDBServiceException);
         if (!retryable || attempt >= (this.opts.maxRetries ?? 10)) throw e;
         this.retries++;
         const cap = Math.min(5000, (this.opts.baseDelayMs ?? 50) * 2 ** attempt);
@@ -266,7 +361,7 @@ export function toReconcileError(e: unknown, table: string, where = ''): Reconci
   if (/^Region not accepted/.test(msg)) return new ReconcileError(`Not a valid AWS region${where}: ${msg.replace(/^Region not accepted: /, '')}`, 'bad-options', { cause: e });
   if (name === 'ResourceNotFoundException') return new ReconcileError(`Table "${table}" not found${where}.`, 'table-not-found', { cause: e });
   if (name === 'AccessDeniedException' || name === 'UnrecognizedClientException' || /not authorized/i.test(msg)) {
-    return new ReconcileError(`Access denied to table "${table}"${where}: ${msg}`, 'access-denied', { cause: e });
+    return new ReconcileError(`Access denied to table "${table}"${where}; ${quoteUntrusted(msg)}`, 'access-denied', { cause: e });
   }
   if (name === 'ExpiredTokenException' || name === 'CredentialsProviderError' || (/credential/i.test(msg) && !name.endsWith('Exception'))) {
     return new ReconcileError(`No usable AWS credentials${where}: ${msg}`, 'credentials', { cause: e });
@@ -285,5 +380,9 @@ export function toReconcileError(e: unknown, table: string, where = ''): Reconci
   if (status && (name === 'Unknown' || /Deserialization error/.test(msg))) {
     return new ReconcileError(`The endpoint did not answer as DynamoDB${where} (HTTP ${status}): check --endpoint / --region.`, 'unreachable', { cause: e });
   }
-  return new ReconcileError(`${name || 'Error'}: ${msg.split('\n')[0]}`, 'aws', { cause: e });
+  if (e instanceof DynamoDBServiceException || status) {
+    // The endpoint's own words: quoted as data, never as Dynalint's advice.
+    return new ReconcileError(`${safeName(name)}${where}; ${quoteUntrusted(msg)}`, 'aws', { cause: e });
+  }
+  return new ReconcileError(`${safeName(name)}: ${msg.split('\n')[0].slice(0, 200)}`, 'aws', { cause: e });
 }

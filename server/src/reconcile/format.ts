@@ -1,5 +1,19 @@
 /** Rendering reports: a text table for terminals, JSON, and CSV (shared by the CLI and the VS Code export). */
-import { PlainKey, ReconcileReport, RepairReport } from './types';
+import { PlainKey, ReconcileReport, RepairOutcome, RepairReport } from './types';
+
+/** What a re-read after a lost answer found, in words. */
+export function possiblyText(o: Extract<RepairOutcome, { status: 'possibly-written' }>): string {
+  switch (o.found) {
+    case 'written':
+      return `a consistent re-read finds ${o.to}: written`;
+    case 'not-written':
+      return `a consistent re-read finds ${o.from === null ? 'it still missing' : o.from}: not written`;
+    case 'changed':
+      return `a consistent re-read finds ${o.now === null || o.now === undefined ? 'no number' : o.now}: changed by someone else (not overwritten)`;
+    case 'unknown':
+      return 'the re-read failed: unknown, check this item';
+  }
+}
 
 export function keyLabel(key: PlainKey): string {
   return Object.entries(key)
@@ -64,9 +78,22 @@ export function formatRepair(r: RepairReport): string {
         return `skipped ${k}: the parent item does not exist`;
       case 'not-attempted':
         return `not attempted ${k}: ${o.reason}`;
+      case 'failed':
+        return `failed ${k}: ${o.error} (nothing written)`;
+      case 'possibly-written':
+        return `possibly written ${k}: ${o.from === null ? 'missing' : o.from} -> ${o.to}, the answer was lost (${o.error}); ${possiblyText(o)}`;
     }
   });
-  out.push(`${r.written} item(s) written; ${r.consumedRcu} RCU and ${r.consumedWcu} WCU consumed`);
+  const possibly = r.results.filter((x) => x.outcome.status === 'possibly-written').length;
+  const failed = r.results.filter((x) => x.outcome.status === 'failed').length;
+  const notAttempted = r.results.filter((x) => x.outcome.status === 'not-attempted').length;
+  out.push(
+    `${r.written} item(s) written` +
+      (possibly ? `, ${possibly} possibly written (answer lost; re-read)` : '') +
+      (failed ? `, ${failed} failed` : '') +
+      (notAttempted ? `, ${notAttempted} not attempted` : '') +
+      `; ${r.consumedRcu} RCU and ${r.consumedWcu} WCU consumed`,
+  );
   if (r.partial) out.push(`PARTIAL: ${r.partial.message}`);
   return out.join('\n');
 }

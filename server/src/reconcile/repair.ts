@@ -5,11 +5,16 @@
  *   3. `SET counter = :actual` IF the counter still holds `seen` (or is still missing) AND the parent exists.
  * Reading the parent before counting matters: a like that lands between the two changes the counter, so the write's
  * condition fails and the parent is re-read (up to `attempts` times) and then skipped — never overwritten.
+ *
+ * Under faults: a write whose answer is lost (reset, timeout, 5xx) is never retried blindly — the parent is re-read
+ * (consistent) and reported as `possibly-written` with what the re-read found. A failure part-way (access denied on
+ * the second parent) ends the run with the results so far, that parent `failed`, the rest `not-attempted`.
  */
 import { AttributeValue, DynamoDBClient, UpdateItemCommand, UpdateItemCommandOutput } from '@aws-sdk/client-dynamodb';
-import { Cancelled, Meter, counterValue, describeKeys, plainKey, toReconcileError, typedKey } from './client';
-import { emptyTally, planOf, readParent, readTruthAndShards } from './engine';
-import { CounterPattern, ReconcileError, RepairReport, RepairResult } from './types';
+import { Cancelled, KeySchema, Meter, counterValue, describeKeys, isAbort, plainKey, toReconcileError, typedKey, writeFate } from './client';
+import { Plan, emptyTally, planOf, readParent, readTruthAndShards } from './engine';
+import { keyLabel } from './format';
+import { CounterPattern, ReconcileError, RepairOutcome, RepairReport, RepairResult } from './types';
 
 export interface RepairOptions {
   table: string;
@@ -31,57 +36,47 @@ export async function repair(client: DynamoDBClient, opts: RepairOptions): Promi
       'unsupported',
     );
   }
+  // Before the first write a failure has nothing to report but itself: it is thrown. After it, never: the results so
+  // far are the report (written, skipped, failed, not attempted).
   const keys = await describeKeys(client, opts.table, opts.signal);
+  const pks = opts.parents.map((p) => typedKey(String(p), keys.pkType));
   const meter = new Meter(client, opts.table, { signal: opts.signal });
   const attempts = opts.attempts ?? 3;
   const results: RepairResult[] = [];
   let written = 0;
   let partial: RepairReport['partial'];
-  const pks = opts.parents.map((p) => typedKey(String(p), keys.pkType));
-  try {
-    for (const pk of pks) {
-      const key = plainKey(keys, pk, plan.pattern.parentSk);
-      if (opts.signal?.aborted) throw new Cancelled();
-      let outcome: RepairResult['outcome'] | undefined;
-      for (let attempt = 1; attempt <= attempts && !outcome; attempt++) {
-        const t = emptyTally(pk);
-        await readParent(meter, keys, plan, t, true);
-        if (!t.parent) {
-          outcome = { status: 'no-parent' };
-          break;
-        }
-        await readTruthAndShards(meter, keys, plan, t, true);
-        const actual = plan.truth === 'children' ? t.children : t.shardSum;
-        const seen = counterValue(t.parentCounter);
-        if (seen.value === actual && !seen.note) {
-          outcome = { status: 'already-correct', value: actual };
-          break;
-        }
-        // A counter holding a string or anything else is reported, never overwritten: what wrote it needs a person.
-        if (seen.note) {
-          outcome = { status: 'not-attempted', reason: seen.note };
-          break;
-        }
-        if (plan.truth === 'shards' && t.badShards) {
-          outcome = { status: 'not-attempted', reason: `${t.badShards} shard(s) hold a non-number counter` };
-          break;
-        }
-        if (await conditionalSet(meter, keys.pk, keys.sk, pk, plan.pattern, t.parentCounter, actual)) {
-          written++;
-          outcome = { status: 'repaired', from: seen.value, to: actual };
-        } else if (attempt === attempts) {
-          outcome = { status: 'changed', attempts };
-        }
-      }
-      results.push({ key, outcome: outcome ?? { status: 'changed', attempts } });
-      opts.onProgress?.(results.length, pks.length);
-    }
-  } catch (e) {
-    if (!(e instanceof Cancelled)) throw toReconcileError(e, opts.table);
-    partial = { reason: 'cancelled', message: 'Cancelled: the remaining parents were not written.' };
+  const stop = (reason: string) => {
     for (const pk of pks.slice(results.length)) {
-      results.push({ key: plainKey(keys, pk, plan.pattern.parentSk), outcome: { status: 'not-attempted', reason: 'cancelled' } });
+      results.push({ key: plainKey(keys, pk, plan.pattern.parentSk), outcome: { status: 'not-attempted', reason } });
     }
+  };
+  for (const pk of pks) {
+    const key = plainKey(keys, pk, plan.pattern.parentSk);
+    let outcome: RepairOutcome;
+    try {
+      if (opts.signal?.aborted) throw new Cancelled();
+      outcome = await repairOne(meter, keys, plan, pk, attempts);
+    } catch (e) {
+      if (e instanceof Cancelled || isAbort(e)) {
+        partial = { reason: 'cancelled', message: 'Cancelled: the remaining parents were not written.' };
+        stop('cancelled');
+        break;
+      }
+      const error = toReconcileError(e, opts.table).message;
+      results.push({ key, outcome: { status: 'failed', error } });
+      partial = { reason: 'error', message: `Stopped at ${keyLabel(key)}: ${error}` };
+      stop(`stopped after the error at ${keyLabel(key)}`);
+      break;
+    }
+    results.push({ key, outcome });
+    if (outcome.status === 'repaired' || (outcome.status === 'possibly-written' && outcome.found === 'written')) written++;
+    if (outcome.status === 'possibly-written' && outcome.found === 'unknown') {
+      // Neither the write's answer nor a re-read came back: the endpoint is gone; writing on would add unknowns.
+      partial = { reason: 'error', message: `Stopped at ${keyLabel(key)}: ${outcome.error}` };
+      stop(`stopped after the error at ${keyLabel(key)}`);
+      break;
+    }
+    opts.onProgress?.(results.length, pks.length);
   }
   return {
     results,
@@ -93,7 +88,52 @@ export async function repair(client: DynamoDBClient, opts: RepairOptions): Promi
   };
 }
 
-/** `SET #c = :actual` IF the parent exists and the counter still holds what was read. false when the condition failed. */
+/** Read, count, conditionally write one parent; up to `attempts` rounds while its counter keeps changing. */
+async function repairOne(meter: Meter, keys: KeySchema, plan: Plan, pk: AttributeValue, attempts: number): Promise<RepairOutcome> {
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const t = emptyTally(pk);
+    await readParent(meter, keys, plan, t, true);
+    if (!t.parent) return { status: 'no-parent' };
+    await readTruthAndShards(meter, keys, plan, t, true);
+    const actual = plan.truth === 'children' ? t.children : t.shardSum;
+    const seen = counterValue(t.parentCounter);
+    if (seen.value === actual && !seen.note) return { status: 'already-correct', value: actual };
+    // A counter holding a string or anything else is reported, never overwritten: what wrote it needs a person.
+    if (seen.note) return { status: 'not-attempted', reason: seen.note };
+    if (plan.truth === 'shards' && t.badShards) return { status: 'not-attempted', reason: `${t.badShards} shard(s) hold a non-number counter` };
+    const w = await conditionalSet(meter, keys.pk, keys.sk, pk, plan.pattern, t.parentCounter, actual);
+    if (w === 'written') return { status: 'repaired', from: seen.value, to: actual };
+    if (w !== 'condition-failed') return verify(meter, keys, plan, pk, seen.value, actual, w.error);
+  }
+  return { status: 'changed', attempts };
+}
+
+/**
+ * A write whose answer was lost may or may not have happened: a consistent re-read of the counter says which.
+ * Holding the value written counts as written (someone else writing that very value meanwhile cannot be told apart,
+ * and leaves the same, correct, count).
+ */
+async function verify(meter: Meter, keys: KeySchema, plan: Plan, pk: AttributeValue, from: number | null, to: number, error: string): Promise<RepairOutcome> {
+  const base = { status: 'possibly-written' as const, from, to, error };
+  const t = emptyTally(pk);
+  try {
+    await readParent(meter, keys, plan, t, true);
+  } catch (e) {
+    if (e instanceof Cancelled) throw e;
+    return { ...base, found: 'unknown', error: `${error}; the re-read failed too: ${toReconcileError(e, meter.table).message}` };
+  }
+  const now = t.parent ? counterValue(t.parentCounter) : undefined;
+  if (now && !now.note && now.value === to) return { ...base, found: 'written', now: to };
+  if (now && !now.note && now.value === from) return { ...base, found: 'not-written', now: from };
+  return { ...base, found: 'changed', now: now?.value ?? null };
+}
+
+/**
+ * `SET #c = :actual` IF the parent exists and the counter still holds what was read. `written` when answered,
+ * `condition-failed` when refused by the condition (and no earlier attempt could have written), otherwise the
+ * outcome is unknown (the answer was lost) with the error that says why. Errors that prove nothing was written
+ * (access denied, a 4xx, a refused connection) are thrown.
+ */
 async function conditionalSet(
   meter: Meter,
   pkName: string,
@@ -102,7 +142,7 @@ async function conditionalSet(
   pattern: CounterPattern,
   seen: AttributeValue | undefined,
   actual: number,
-): Promise<boolean> {
+): Promise<'written' | 'condition-failed' | { error: string }> {
   const condition = seen === undefined ? 'attribute_exists(#pk) AND attribute_not_exists(#c)' : 'attribute_exists(#pk) AND #c = :seen';
   try {
     await meter.send<UpdateItemCommandOutput>(
@@ -117,9 +157,12 @@ async function conditionalSet(
       }),
       'write',
     );
-    return true;
+    return 'written';
   } catch (e) {
-    if ((e as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (e instanceof Cancelled) throw e;
+    const fate = writeFate(e);
+    if (fate === 'condition-failed') return fate;
+    if (fate === 'unknown') return { error: toReconcileError(e, meter.table).message };
     throw e;
   }
 }

@@ -112,7 +112,18 @@ export type RepairOutcome =
   /** The counter changed between the read and the write on every attempt: skipped, never overwritten. */
   | { status: 'changed'; attempts: number }
   | { status: 'no-parent' }
-  | { status: 'not-attempted'; reason: string };
+  | { status: 'not-attempted'; reason: string }
+  /** This parent's read or write failed with an error that was not about the write's outcome (nothing written). */
+  | { status: 'failed'; error: string }
+  /**
+   * The write was sent but its outcome is unknown (the answer was lost: connection reset, timeout, a 5xx, or an SDK
+   * retry after one), so a consistent re-read says what is true now:
+   * - `written`: the counter holds `to` (the write took effect);
+   * - `not-written`: it still holds what was read (`from`);
+   * - `changed`: it holds something else (`now`): someone else wrote it, so nothing is claimed;
+   * - `unknown`: the re-read failed too (`error`).
+   */
+  | { status: 'possibly-written'; from: number | null; to: number; found: 'written' | 'not-written' | 'changed' | 'unknown'; now?: number | null; error: string };
 
 export interface RepairResult {
   key: PlainKey;
@@ -120,12 +131,18 @@ export interface RepairResult {
 }
 
 export interface RepairReport {
+  /** One result per parent asked for, in order: written, skipped, failed or not attempted. */
   results: RepairResult[];
+  /** Writes known to have taken effect: answered, or a lost answer whose re-read found the value written. */
   written: number;
   consumedRcu: number;
   consumedWcu: number;
   elapsedMs: number;
-  partial?: { reason: 'cancelled'; message: string };
+  /**
+   * Set when the run stopped before the last parent: cancelled, or an error (access denied, endpoint gone...). The
+   * results so far are kept; the parents after the stop are `not-attempted`.
+   */
+  partial?: { reason: 'cancelled' | 'error'; message: string };
 }
 
 /** An error with a message meant for the user (table missing, access denied, endpoint unreachable...). */
