@@ -3,7 +3,8 @@
  * file, else the nearest one above each file, searched from the file's directory up to the repository root (a folder
  * holding `.git`) or the filesystem root, as ESLint does. Lookups and parsed files are cached per directory.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { CONFIG_FILE_MAX_BYTES, readFailure, readTextFile } from '../io/read';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_FILE, parseConfig } from '../config';
 import { DynalintSettings, resolveSettings } from '../protocol/settings';
@@ -21,9 +22,9 @@ export interface CliSettings {
 function readCliSettings(cwd: string, file: string): CliSettings {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file, CONFIG_FILE_MAX_BYTES).text;
   } catch (e) {
-    throw new UsageError(`cannot read ${relative(cwd, file) || file}: ${(e as Error).message}`);
+    throw new UsageError(`cannot read ${relative(cwd, file) || file}: ${readFailure(e)}`);
   }
   const { rules, problems } = parseConfig(text, new Set(allRules.map((r) => r.id)));
   const index = new LineIndex(text);

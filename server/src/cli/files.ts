@@ -3,7 +3,8 @@
  * (from the repository root down, nested ones relative to their own directory, negations included) are respected,
  * `node_modules` and `.git` are never entered.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { CONFIG_FILE_MAX_BYTES, readTextFile } from '../io/read';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { Ignore } from 'ignore';
 import { minimatch } from 'minimatch';
@@ -21,7 +22,7 @@ function loadGitignore(dir: string): IgnoreLayer | undefined {
   const file = join(dir, '.gitignore');
   if (!existsSync(file)) return undefined;
   try {
-    return { base: dir, rules: ignore().add(readFileSync(file, 'utf8')) };
+    return { base: dir, rules: ignore().add(readTextFile(file, CONFIG_FILE_MAX_BYTES).text) };
   } catch {
     return undefined;
   }

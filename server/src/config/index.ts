@@ -4,7 +4,8 @@
  * Found by walking up from a folder to the workspace root (or the filesystem root); the nearest file wins.
  * Problems (syntax, unknown rule ids, bad severities) come back with offsets into the file so the editor can show them.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { CONFIG_FILE_MAX_BYTES, readFailure, readTextFile } from '../io/read';
 import { dirname, join, resolve } from 'node:path';
 import { ParseError, getNodeValue, parseTree, printParseErrorCode, type Node } from 'jsonc-parser';
 import type { Range } from '../extract/model';
@@ -106,9 +107,9 @@ export function loadConfig(startDir: string, options: { stopDir?: string; rules?
   const known = new Set((options.rules ?? allRules).map((r) => r.id));
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path, CONFIG_FILE_MAX_BYTES).text;
   } catch (e) {
-    return { path, rules: {}, problems: [{ message: `Cannot read ${CONFIG_FILE}: ${(e as Error).message}`, range: { start: 0, end: 0 }, severity: 'error' }] };
+    return { path, rules: {}, problems: [{ message: `Cannot read ${CONFIG_FILE}: ${readFailure(e)}`, range: { start: 0, end: 0 }, severity: 'error' }] };
   }
   return { path, ...parseConfig(text, known) };
 }
