@@ -15,9 +15,16 @@ export function possiblyText(o: Extract<RepairOutcome, { status: 'possibly-writt
   }
 }
 
+/** Control characters (terminal escapes, line breaks, bidi overrides) in table data, shown as `\uXXXX`. */
+export function visible(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `PK=POST#a91f SK=META`: key values come from the table, so control characters are made visible. */
 export function keyLabel(key: PlainKey): string {
   return Object.entries(key)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${visible(k)}=${visible(String(v))}`)
     .join(' ');
 }
 
@@ -98,19 +105,27 @@ export function formatRepair(r: RepairReport): string {
   return out.join('\n');
 }
 
-function csvCell(v: string): string {
-  return /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+/**
+ * One CSV cell. Text from the table (key names and values, notes) that a spreadsheet would read as a formula — a cell
+ * starting with `=`, `+`, `-`, `@`, a tab or a carriage return (OWASP, CSV injection) — is prefixed with `'` so it
+ * stays text: `=HYPERLINK(...)` in a partition key is shown, never followed. Numbers this tool computed are written
+ * as numbers (`-2` stays a drift of -2).
+ */
+function csvCell(v: string | number): string {
+  const text = typeof v === 'number' ? String(v) : /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** CSV of the drifted rows: one column per key attribute, then stored, actual, drift, note. */
 export function toCsv(r: Pick<ReconcileReport, 'drifted'>): string {
   const keyCols = [...new Set(r.drifted.flatMap((d) => Object.keys(d.key)))];
-  const head = [...keyCols, 'stored', 'actual', 'drift', 'note'];
-  const rows = r.drifted.map((d) => [
-    ...keyCols.map((k) => String(d.key[k] ?? '')),
-    d.stored === null ? '' : String(d.stored),
-    String(d.actual),
-    String(d.drift),
+  const head: Array<string | number> = [...keyCols, 'stored', 'actual', 'drift', 'note'];
+  // A number key is a number here (and written as one); text keys are neutralised like any text.
+  const rows = r.drifted.map((d): Array<string | number> => [
+    ...keyCols.map((k) => d.key[k] ?? ''),
+    d.stored === null ? '' : d.stored,
+    d.actual,
+    d.drift,
     d.note ?? '',
   ]);
   return [head, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
