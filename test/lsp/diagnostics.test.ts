@@ -42,10 +42,14 @@ describe('lsp: published diagnostics', function () {
   });
   after(() => client?.stop());
 
-  const cases: { name: string; uri: string; languageId: string; text: string; expected: [string, string, number][] }[] = [
+  // Every test opens documents of its own (fresh URIs), so each passes alone and in any order.
+  let n = 0;
+  const fresh = (name: string) => `file:///work/${n++}-${name}`;
+
+  const cases: { name: string; file: string; languageId: string; text: string; expected: [string, string, number][] }[] = [
     {
       name: 'TypeScript (SDK v3 low-level)',
-      uri: 'file:///work/a.ts',
+      file: 'a.ts',
       languageId: 'typescript',
       text: TS_UPDATE,
       expected: [
@@ -57,7 +61,7 @@ describe('lsp: published diagnostics', function () {
     },
     {
       name: 'JSON (AWS CLI input)',
-      uri: 'file:///work/b.json',
+      file: 'b.json',
       languageId: 'json',
       text: JSON_UPDATE,
       expected: [
@@ -67,7 +71,7 @@ describe('lsp: published diagnostics', function () {
     },
     {
       name: 'Python (boto3 resource)',
-      uri: 'file:///work/c.py',
+      file: 'c.py',
       languageId: 'python',
       text: PY_UPDATE,
       expected: [
@@ -78,7 +82,7 @@ describe('lsp: published diagnostics', function () {
     },
     {
       name: 'TypeScript like transaction (mission rule)',
-      uri: 'file:///work/like.ts',
+      file: 'like.ts',
       languageId: 'typescript',
       text: TS_LIKE,
       expected: [['unguarded-add-in-transaction', 'Put', WARNING]],
@@ -87,14 +91,17 @@ describe('lsp: published diagnostics', function () {
 
   for (const c of cases)
     it(`${c.name}: codes, ranges, severities, source, docs link and fix data`, async () => {
-      await client.open(c.uri, c.languageId, c.text);
-      const ds = await client.diagnosticsFor(c.uri, 1);
-      assert.deepEqual(summary(client, c.uri, ds), c.expected);
+      const uri = fresh(c.file);
+      await client.open(uri, c.languageId, c.text);
+      const ds = await client.diagnosticsFor(uri, 1);
+      assert.deepEqual(summary(client, uri, ds), c.expected);
       assertWellFormed(ds, 1);
+      await client.close(uri);
     });
 
   it('marks unused placeholders as Unnecessary and carries each fix as LSP edits in data', async () => {
-    const uri = 'file:///work/b.json';
+    const uri = fresh('b.json');
+    await client.open(uri, 'json', JSON_UPDATE);
     const ds = await client.diagnosticsFor(uri, 1);
     const unused = ds.find((d) => d.code === 'unused-value')!;
     assert.deepEqual(unused.tags, [1]);
@@ -104,10 +111,13 @@ describe('lsp: published diagnostics', function () {
     const doc = client.doc(uri);
     const after = (await import('vscode-languageserver-textdocument')).TextDocument.applyEdits(doc, data.fixes[0].edits);
     assert.ok(after.includes('"ExpressionAttributeValues": {":one": {"S": "1"}, ":n": {"S": "x"}}'), after);
+    await client.close(uri);
   });
 
   it('re-lints on change and publishes with the new version', async () => {
-    const uri = 'file:///work/c.py';
+    const uri = fresh('c.py');
+    await client.open(uri, 'python', PY_UPDATE);
+    await client.diagnosticsFor(uri, 1);
     const at = client.text(uri).indexOf('views = views + :inc');
     const v = await client.edit(uri, at, at + 'views = views + :inc'.length, '#v = if_not_exists(#v, :zero) + :inc');
     const ds = await client.diagnosticsFor(uri, v);
@@ -118,11 +128,12 @@ describe('lsp: published diagnostics', function () {
       ['undefined-value', ':zero', ERROR],
     ]);
     assertWellFormed(ds, v);
+    await client.close(uri);
   });
 
   it('pulls settings per document (scopeUri) and re-pulls them after didChangeConfiguration', async () => {
-    const a = 'file:///work/settings-a.ts';
-    const b = 'file:///work/settings-b.ts';
+    const a = fresh('settings-a.ts');
+    const b = fresh('settings-b.ts');
     settingsByUri.set(b, { rules: { 'reserved-word': 'off', 'set-without-if-not-exists': 'error' } });
     await client.open(a, 'typescript', TS_UPDATE);
     await client.open(b, 'typescript', TS_UPDATE);
@@ -158,7 +169,7 @@ describe('lsp: published diagnostics', function () {
   });
 
   it('reports an unused suppression comment even in a file without requests', async () => {
-    const uri = 'file:///work/suppress.ts';
+    const uri = fresh('suppress.ts');
     await client.open(uri, 'typescript', '// dynalint-disable-next-line reserved-word\nexport const x = 1;\n');
     const ds = await client.diagnosticsFor(uri, 1);
     assert.deepEqual(summary(client, uri, ds), [['unused-suppression', 'reserved-word', 4]]);
@@ -167,7 +178,9 @@ describe('lsp: published diagnostics', function () {
   });
 
   it('publishes empty diagnostics when a document closes', async () => {
-    const uri = 'file:///work/like.ts';
+    const uri = fresh('like.ts');
+    await client.open(uri, 'typescript', TS_LIKE);
+    assert.equal((await client.diagnosticsFor(uri, 1)).length, 1);
     const before = client.published.length;
     await client.close(uri);
     const p = await client.waitFor(() => client.published.slice(before).find((x) => x.uri === uri), 'clear on close');
@@ -175,10 +188,14 @@ describe('lsp: published diagnostics', function () {
   });
 
   it('reports each lint to the client (dynalint/linted) with version and finding count', async () => {
-    const l = await client.waitFor(() => client.linted.find((x) => x.uri === 'file:///work/a.ts' && x.version === 1), 'linted a.ts');
+    const uri = fresh('a.ts');
+    await client.open(uri, 'typescript', TS_UPDATE);
+    const l = await client.waitFor(() => client.linted.find((x) => x.uri === uri && x.version === 1), 'linted a.ts');
     assert.equal(l.findings, 4);
+    assert.equal((await client.diagnosticsFor(uri, 1)).length, 4, 'the count is what was published');
     assert.equal(l.skipped, undefined);
     assert.ok(l.durationMs >= 0);
+    await client.close(uri);
   });
 });
 

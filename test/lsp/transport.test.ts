@@ -44,16 +44,26 @@ describe('lsp: pull diagnostics', function () {
     assert.notEqual(after.resultId, first.resultId);
     // The status bar still hears about pulled lints.
     await client.waitFor(() => client.linted.find((l) => l.uri === uri && l.version === 2), 'linted v2');
+    // A push would go out with the lint (or with the close): after a later request's answer it would have arrived.
+    await client.close(uri);
+    await client.roundTrip();
     assert.deepEqual(client.published.filter((p) => p.uri === uri), []);
   });
 
-  it('asks the client to pull again when the configuration changes', async () => {
+  it('asks the client to pull again when the configuration changes; result ids from before are stale', async () => {
+    const uri = 'file:///w/pull-config.json';
+    await client.open(uri, 'json', JSON_UPDATE);
+    const first = await client.pullDiagnostics(uri);
+    assert.ok(first.kind === 'full' && first.resultId, 'a full report with a result id');
+    assert.deepEqual(await client.pullDiagnostics(uri, first.resultId), { kind: 'unchanged', resultId: first.resultId }, 'the id is current before the change');
     const before = client.refreshes;
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
     await client.waitFor(() => (client.refreshes > before ? true : undefined), 'workspace/diagnostic/refresh');
-    const uri = 'file:///w/pull.json';
-    const report = await client.pullDiagnostics(uri, `2:0`);
+    const report = await client.pullDiagnostics(uri, first.resultId);
     assert.equal(report.kind, 'full', 'a result id from before the change is stale');
+    assert.notEqual(report.resultId, first.resultId);
+    assert.deepEqual(report.kind === 'full' && report.items.map((d) => d.code), ['add-on-non-number', 'unused-value']);
+    await client.close(uri);
   });
 });
 

@@ -27,7 +27,7 @@ import {
   createProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LintedNotification, type LintedParams } from '../../server/src/protocol/lsp';
+import { LintedNotification, type LintedParams, ListRulesRequest } from '../../server/src/protocol/lsp';
 
 export const ROOT = join(__dirname, '..', '..');
 export const SERVER = join(ROOT, 'dist', 'server.js');
@@ -165,6 +165,15 @@ export class LspClient {
       }, timeoutMs);
       this.waiters.add(w);
     });
+  }
+
+  /**
+   * A request round trip. The server answers in order, and the client handles messages in the order they arrive, so
+   * once this resolves every notification the server sent before it read the request (a publish that goes out with a
+   * lint, say) has been recorded: assert "nothing arrived" after it, never at an arbitrary instant.
+   */
+  async roundTrip(): Promise<void> {
+    await this.connection.sendRequest(ListRulesRequest);
   }
 
   /** Diagnostics published for `uri` at exactly `version`. */
