@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Language, Parser, Query, Tree } from 'web-tree-sitter';
 import type { ExtractResult as HostResult, HostLanguage, RequestSite } from './model';
 import { DEFAULT_MAX_FILE_SIZE, mayContainRequest } from './infer';
-import { extractJson } from './json';
+import { JsonDocument, extractJson } from './json';
 import { PyQueries, PyState, Span, extractPythonTree, pythonQueries } from './python';
 import type { TsDocument } from './typescript';
 
@@ -284,6 +284,12 @@ export interface DocumentExtractor {
   update(text: string, changes?: TextChange[]): ExtractResult;
   /** How many updates re-parsed incrementally vs fully (for tests and the bench). */
   readonly stats: { full: number; incremental: number };
+  /**
+   * The last update: `incremental` when only the units the edit touched were re-parsed (TypeScript: top-level
+   * statements, plus those reading a value declared in them; JSON: members of the root object/array; Python: top-level
+   * statements queried), and how many units that was (all of them after a full parse).
+   */
+  readonly last: { update: 'incremental' | 'full'; reparsed: number };
   /** Free the parse tree (tree-sitter trees live in WASM memory). */
   dispose(): void;
 }
@@ -317,13 +323,16 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   const host = hostOf(languageId);
   let text: string | undefined;
   let tsDoc: TsDocument | undefined;
+  let jsonDoc: JsonDocument | undefined;
   let tree: Tree | undefined;
   let pyState: PyState | undefined;
   let last: ExtractResult = { sites: [] };
   const stats = { full: 0, incremental: 0 };
+  const lastUpdate: { update: 'incremental' | 'full'; reparsed: number } = { update: 'full', reparsed: 0 };
 
   const drop = () => {
     tsDoc = undefined;
+    jsonDoc = undefined;
     pyState = undefined;
     tree?.delete();
     tree = undefined;
@@ -349,6 +358,7 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   return {
     languageId,
     stats,
+    last: lastUpdate,
     update(newText: string, changes?: TextChange[]): ExtractResult {
       if (newText === text) return last;
       const ready = precheck(newText, host, languageId, opts);
@@ -359,28 +369,43 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
         last = 'sites' in ready ? ready : { sites: outside(extractHost(ready.text, host!, languageId), ready.notLinted!), notLinted: ready.notLinted };
         if (!('sites' in ready)) text = undefined;
         stats.full++;
+        lastUpdate.update = 'full';
+        lastUpdate.reparsed = 0;
         return last;
       }
       const span = text !== undefined ? changedSpan(text, newText, changes) : undefined;
       let sites: RequestSite[];
       let incremental = false;
+      let reparsed: number;
       if (host === 'python') {
         const prev = tree && span && pyState ? { state: pyState, span } : undefined;
         tree = parsePy(newText, span);
-        const r = tree ? extractPythonTree(newText, tree, python!.queries, prev) : { sites: [], state: { units: [] } };
+        const r = tree ? extractPythonTree(newText, tree, python!.queries, prev) : { sites: [], state: { units: [] }, reparsed: 0 };
         incremental = !!prev;
         sites = r.sites;
         pyState = r.state;
+        reparsed = r.reparsed;
       } else if (host === 'json') {
-        sites = extractJson(newText);
+        if (jsonDoc && span) {
+          sites = jsonDoc.update(newText, span);
+          incremental = jsonDoc.lastWasIncremental;
+        } else {
+          jsonDoc = new JsonDocument();
+          sites = jsonDoc.full(newText);
+        }
+        reparsed = jsonDoc.lastReparsed;
       } else if (tsDoc && span) {
         sites = tsDoc.update(newText, span);
         incremental = tsDoc.lastWasIncremental;
+        reparsed = tsDoc.lastReparsed;
       } else {
         tsDoc = newTsDocument(languageId, host!);
         sites = tsDoc.full(newText);
+        reparsed = tsDoc.lastReparsed;
       }
       stats[incremental ? 'incremental' : 'full']++;
+      lastUpdate.update = incremental ? 'incremental' : 'full';
+      lastUpdate.reparsed = reparsed;
       text = newText;
       last = { sites };
       return last;

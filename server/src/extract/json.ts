@@ -6,7 +6,8 @@
  * comments and trailing commas), with an explicit stack.
  */
 import { visit } from 'jsonc-parser';
-import { Api, ArrayNode, ObjectNode, Range, RequestSite, VNode } from './model';
+import { Api, ArrayNode, ObjectNode, Property, Range, RequestSite, VNode } from './model';
+import { shiftSite } from './remap';
 import { MAX_PARSE_DEPTH, batchApi, flattenDeepNesting, inferApi, transactApi } from './infer';
 import { decodeJs } from './strings';
 
@@ -23,8 +24,11 @@ interface Frame {
   key?: { key: string; keyRange: Range };
 }
 
-/** The document as a value tree (undefined when it holds no value). */
-function build(text: string): VNode | undefined {
+/**
+ * The document as a value tree (undefined when it holds no value). `base` is added to every offset (a member parsed
+ * on its own, inside a wrapper); `errors` counts what the parser had to recover from.
+ */
+function build(text: string, base = 0, errors?: { count: number }): VNode | undefined {
   const stack: Frame[] = [];
   let root: VNode | undefined;
   const add = (v: VNode) => {
@@ -38,7 +42,7 @@ function build(text: string): VNode | undefined {
       // Step Functions: `"X.$": "$.path"` gives X its value at run time (JSONPath), so X is present but unknown.
       const dynamic = top.key.key.length > 2 && top.key.key.endsWith('.$');
       const key = dynamic ? top.key.key.slice(0, -2) : top.key.key;
-      if (dynamic) v = { kind: 'unknown', range: v.range, text: text.slice(v.range.start, Math.min(v.range.end, v.range.start + 120)) };
+      if (dynamic) v = { kind: 'unknown', range: v.range, text: text.slice(v.range.start - base, Math.min(v.range.end, v.range.start + 120) - base) };
       top.node.properties.push({ key, keyRange: top.key.keyRange, value: v, range: { start: top.key.keyRange.start, end: v.range.end } });
       top.key = undefined;
     } else top.node.complete = false;
@@ -52,36 +56,39 @@ function build(text: string): VNode | undefined {
     const f = stack.pop();
     if (!f) return;
     if (f.key) f.node.complete = false;
-    f.node.range.end = offset + length;
+    f.node.range.end = base + offset + length;
     add(stack.length >= MAX_VALUE_DEPTH ? { kind: 'unknown', range: f.node.range } : f.node);
   };
   visit(
     text,
     {
-      onObjectBegin: (offset) => open({ kind: 'object', properties: [], complete: true, range: { start: offset, end: offset + 1 } }),
+      onObjectBegin: (offset) => open({ kind: 'object', properties: [], complete: true, range: { start: base + offset, end: base + offset + 1 } }),
       onObjectProperty: (key, offset, length) => {
         const top = stack[stack.length - 1];
         if (top?.node.kind === 'object') {
           if (top.key) top.node.complete = false;
-          top.key = { key, keyRange: { start: offset, end: offset + length } };
+          top.key = { key, keyRange: { start: base + offset, end: base + offset + length } };
         }
       },
       onObjectEnd: close,
-      onArrayBegin: (offset) => open({ kind: 'array', items: [], complete: true, range: { start: offset, end: offset + 1 } }),
+      onArrayBegin: (offset) => open({ kind: 'array', items: [], complete: true, range: { start: base + offset, end: base + offset + 1 } }),
       onArrayEnd: close,
       onLiteralValue: (value: unknown, offset, length) => {
-        const range = { start: offset, end: offset + length };
+        const range = { start: base + offset, end: base + offset + length };
         if (typeof value === 'string') {
           const closed = length >= 2 && text[offset + length - 1] === '"';
           // Filled in later, so unknown rather than a literal: Step Functions JSONata (`"{% $states.input.n %}"`),
           // template substitutions (CloudFormation `Fn::Sub` / SAM DefinitionSubstitutions / Serverless / Terraform
           // `"${Increment}"`), API Gateway mapping templates (`"$input.path('$.count')"`, `$util.…`, `$context.…`).
           if (/^\{%[^]*%\}$/.test(value) || /\$\{[^}]+\}/.test(value) || /^\$(input|util|context|stageVariables)\./.test(value)) add({ kind: 'unknown', range, text: text.slice(offset, offset + Math.min(length, 120)) });
-          else add(decodeJs(text.slice(offset + 1, offset + length - (closed ? 1 : 0)), offset + 1, range));
+          else add(decodeJs(text.slice(offset + 1, offset + length - (closed ? 1 : 0)), base + offset + 1, range));
         } else if (typeof value === 'number') add({ kind: 'number', text: text.slice(offset, offset + length), range });
         else if (typeof value === 'boolean') add({ kind: 'bool', value, range });
         else if (value === null && text.startsWith('null', offset)) add({ kind: 'null', range });
         else add({ kind: 'unknown', range, text: text.slice(offset, offset + Math.min(length, 120)) });
+      },
+      onError: () => {
+        if (errors) errors.count++;
       },
     },
     { allowTrailingComma: true, disallowComments: false },
@@ -133,9 +140,8 @@ function requestOf(n: VNode): RequestSite | undefined {
   return undefined;
 }
 
-export function extractJson(text: string): RequestSite[] {
-  const root = parse(text);
-  const sites: RequestSite[] = [];
+/** The requests in a value and below it (pre-order, so in document order). */
+function sitesIn(root: VNode | undefined, sites: RequestSite[]): RequestSite[] {
   const stack: VNode[] = root ? [root] : [];
   while (stack.length) {
     const n = stack.pop() as VNode;
@@ -148,4 +154,120 @@ export function extractJson(text: string): RequestSite[] {
     else if (n.kind === 'array') for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]);
   }
   return sites;
+}
+
+export function extractJson(text: string): RequestSite[] {
+  return sitesIn(parse(text), []);
+}
+
+/** A member of the root object (`"key": value`) or an item of the root array, with the requests in it. */
+interface Member {
+  /** Document offsets: the key's (or item's) first character, the value's end. */
+  start: number;
+  end: number;
+  /** The property (object root) or the item (array root). */
+  node: Property | VNode;
+  sites: RequestSite[];
+}
+
+/**
+ * A JSON document kept between edits: the members of its root object or array are the units. An edit strictly inside
+ * one member (its first and last characters kept) re-visits only that member, parsed on its own inside a `{}` / `[]`
+ * wrapper; it must parse without errors into exactly one member ending where the member ends (so the boundary is
+ * unchanged); later members' sites are moved by the length change. Anything else (a root that is itself a request,
+ * a document the parser had to recover from, an edit between members) re-visits the whole document.
+ */
+export class JsonDocument {
+  private rootKind: 'object' | 'array' | undefined;
+  private root: ObjectNode | ArrayNode | undefined;
+  private members: Member[] = [];
+  /** Whether the last `update` re-visited only one member. */
+  lastWasIncremental = false;
+  /** How many members the last `full` / `update` visited. */
+  lastReparsed = 0;
+
+  full(text: string): RequestSite[] {
+    this.members = [];
+    this.root = undefined;
+    this.rootKind = undefined;
+    const errors = { count: 0 };
+    let root: VNode | undefined;
+    try {
+      root = build(text, 0, errors);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      root = build(flattenDeepNesting(text, MAX_PARSE_DEPTH));
+      errors.count++;
+    }
+    const sites = sitesIn(root, []);
+    this.lastReparsed = 1;
+    // Members are units only in a clean document whose root holds requests below it, not one itself.
+    if (!errors.count && root && (root.kind === 'object' || root.kind === 'array') && !requestOf(root)) {
+      this.root = root;
+      this.rootKind = root.kind;
+      if (root.kind === 'object') this.members = root.properties.map((p) => ({ start: p.keyRange.start, end: p.value.range.end, node: p, sites: sitesIn(p.value, []) }));
+      else this.members = root.items.map((v) => ({ start: v.range.start, end: v.range.end, node: v, sites: sitesIn(v, []) }));
+      this.lastReparsed = this.members.length;
+    }
+    return sites;
+  }
+
+  update(text: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] {
+    const sites = this.incremental(text, span);
+    this.lastWasIncremental = !!sites;
+    return sites ?? this.full(text);
+  }
+
+  private incremental(text: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
+    const members = this.members;
+    const root = this.root;
+    if (!root || !members.length) return undefined;
+    // The member holding the edit, strictly inside.
+    let lo = 0;
+    let hi = members.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (members[mid].start <= span.start) lo = mid;
+      else hi = mid - 1;
+    }
+    const m = members[lo];
+    if (!(span.start > m.start && span.oldEnd < m.end)) return undefined;
+    const diff = span.newEnd - span.oldEnd;
+    const newEnd = m.end + diff;
+    const slice = text.slice(m.start, newEnd);
+    const object = this.rootKind === 'object';
+    const errors = { count: 0 };
+    let wrapped: VNode | undefined;
+    try {
+      wrapped = build(object ? `{${slice}}` : `[${slice}]`, m.start - 1, errors);
+    } catch {
+      return undefined;
+    }
+    if (errors.count || !wrapped) return undefined;
+    let node: Property | VNode;
+    if (wrapped.kind === 'object' && object && wrapped.properties.length === 1) node = wrapped.properties[0];
+    else if (wrapped.kind === 'array' && !object && wrapped.items.length === 1) node = wrapped.items[0];
+    else return undefined;
+    const value = 'kind' in node ? node : node.value;
+    if (value.range.end !== newEnd) return undefined;
+    // The root with the new member must still hold requests only below it.
+    const index = lo;
+    if (root.kind === 'object') root.properties[index] = node as Property;
+    else root.items[index] = node as VNode;
+    if (requestOf(root)) return undefined;
+    // Commit: move what follows, swap the member.
+    if (diff !== 0) {
+      for (let k = index + 1; k < members.length; k++) {
+        const after = members[k];
+        after.start += diff;
+        after.end += diff;
+        for (const site of after.sites) shiftSite(site, span.oldEnd, diff);
+      }
+    }
+    members[index] = { start: m.start, end: newEnd, node, sites: sitesIn(value, []) };
+    this.lastReparsed = 1;
+    const out: RequestSite[] = [];
+    for (const mm of members) for (const site of mm.sites) out.push(site);
+    return out;
+  }
 }

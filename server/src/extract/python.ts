@@ -109,7 +109,7 @@ class PyExtractor {
    * the edit did not touch keep their sites (moved by the edit's length change) unless a module-level assignment or
    * import changed; only the others are queried and converted.
    */
-  run(prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState } {
+  run(prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState; reparsed: number } {
     const root = this.tree.rootNode;
     const units: (PyUnit & { node: TNode })[] = [];
     for (const n of root.namedChildren) {
@@ -170,7 +170,7 @@ class PyExtractor {
       if (s) sites.push(s);
     }
     for (let i = 0; i < units.length; i++) if (!reused?.[i]) units[i].maxRef = Math.max(maxRef(units[i].sites), ...units[i].consumed);
-    return { sites: sites.sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) } };
+    return { sites: sites.sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) }, reparsed: fresh.length };
   }
 
   /** Fill units the edit left alone from the previous state; undefined when everything must be recomputed. */
@@ -625,7 +625,7 @@ function captures(list: { name: string; node: TNode }[]): Record<string, TNode> 
   return c;
 }
 
-export function extractPythonTree(text: string, tree: Tree, q: PyQueries, prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState } {
+export function extractPythonTree(text: string, tree: Tree, q: PyQueries, prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState; reparsed: number } {
   return new PyExtractor(text, tree, q).run(prev);
 }
 

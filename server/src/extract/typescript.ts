@@ -27,13 +27,26 @@ const V3_LOW = '@aws-sdk/client-dynamodb';
 const V3_DOC = '@aws-sdk/lib-dynamodb';
 const isV2Module = (m: string) => m === 'aws-sdk' || m.startsWith('aws-sdk/');
 
-/** A top-level statement with the parse it came from; `delta` maps its node positions to document offsets. */
+/**
+ * A top-level statement. While it is extracted it holds its parse (`stmt`); afterwards only its boundaries, its sites,
+ * what it contributes to the environment (`key`, `decls`) and which environment statements it read (`deps`), so an
+ * open document keeps sites and boundaries, not its AST. `sf` is a text-only stand-in for the parse's source file
+ * (positions in `sf.text` plus `delta` are document offsets).
+ */
 interface Unit {
   sf: ts.SourceFile;
   delta: number;
-  stmt: ts.Statement;
-  /** Imports, top-level variables and assignments: what other statements resolve names against. */
-  env: boolean;
+  /** The statement's node while extracting it; dropped afterwards (re-extraction re-parses the statement's text). */
+  stmt?: ts.Statement;
+  /** The statement's `pos` / `end` in `sf`. */
+  pos: number;
+  end: number;
+  /** What the statement contributes to the environment apart from values (names, clients, wrappers, imports). */
+  key: string;
+  /** Its module-level declarations, in order (their values are read by other statements, which record that in `deps`). */
+  decls: Decl[];
+  /** The other statements whose declarations its extraction read. */
+  deps: Set<Unit>;
   sites: RequestSite[];
   consumed: ts.Node[];
   /** Top-level object literals that are requests only if no call in any statement consumes them. */
@@ -43,7 +56,10 @@ interface Unit {
 }
 
 interface Decl {
+  name: string;
   init?: ts.Expression;
+  /** A module-level function or class value: what resolving it gives (an unknown node, in `unit.sf` positions) without keeping its AST. */
+  opaque?: { start: number; end: number; text: string };
   isConst: boolean;
   scope: ts.Node;
   pos: number;
@@ -130,22 +146,9 @@ function typedParameters(f: ts.SignatureDeclaration): { index: number; type: ts.
   return out;
 }
 
-/** What other statements see of a wrapper function declaration (name, typed parameter positions and types), else undefined. */
-function wrapperKey(s: ts.Statement, sf: ts.SourceFile): string | undefined {
-  if (!ts.isFunctionDeclaration(s)) return undefined;
-  const typed = typedParameters(s);
-  if (!typed.length) return undefined;
-  return `${s.name?.text ?? ''}(${typed.map((t) => `${t.index}:${t.type.getText(sf)}`).join(',')})`;
-}
-
-function isEnvStatement(s: ts.Statement): boolean {
-  return (
-    (ts.isFunctionDeclaration(s) && typedParameters(s).length > 0) ||
-    ts.isImportDeclaration(s) ||
-    ts.isImportEqualsDeclaration(s) ||
-    ts.isVariableStatement(s) ||
-    (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === K.EqualsToken)
-  );
+/** A wrapper's signature as other statements see it: name, typed parameter positions and types. */
+function wrapperKey(name: string, typed: { index: number; type: ts.TypeNode }[], sf: ts.SourceFile): string {
+  return `${name}(${typed.map((t) => `${t.index}:${t.type.getText(sf)}`).join(',')})`;
 }
 
 function requireOf(init: ts.Expression | undefined): string | undefined {
@@ -164,6 +167,10 @@ class UnitExtractor {
   private plain: Candidate[] = [];
   readonly deferred: Candidate[] = [];
   readonly consumed = new Set<ts.Node>();
+  /** Consumed object literals bound to module-level names (the only ones other statements' deferred candidates test). */
+  readonly consumedTop = new Set<ts.Node>();
+  /** The other statements whose module-level declarations this extraction read. */
+  readonly deps = new Set<Unit>();
 
   constructor(
     private env: Env,
@@ -213,7 +220,8 @@ class UnitExtractor {
   /* One iterative walk of the statement: local declarations, clients, candidate calls, enclosing functions.         */
 
   private walk(): void {
-    const { sf, stmt } = this.unit;
+    const { sf } = this.unit;
+    const stmt = this.unit.stmt!;
     // Parallel stacks (no per-node allocation); tokens, identifiers, type nodes and JSDoc are never pushed.
     const nodes: ts.Node[] = [stmt];
     const parents: (ts.Node | undefined)[] = [sf];
@@ -358,7 +366,7 @@ class UnitExtractor {
       if (!ts.isIdentifier(d.name)) return;
       const isConst = !!list && ts.isVariableDeclarationList(list) && (list.flags & ts.NodeFlags.Const) !== 0;
       const arr = this.decls.get(d.name.text);
-      const decl: Decl = { init, isConst, scope, pos: d.pos, unit: this.unit };
+      const decl: Decl = { name: d.name.text, init, isConst, scope, pos: d.pos, unit: this.unit };
       if (arr) arr.push(decl);
       else this.decls.set(d.name.text, [decl]);
       this.noteClient(this.clients, d.name.text, init, d.type);
@@ -375,8 +383,12 @@ class UnitExtractor {
   /* Clients and names                                                                                               */
 
   noteClient(into: Map<string, ClientKind>, name: string, init?: ts.Expression, type?: ts.TypeNode): void {
-    const kind = (init && this.clientKindOf(init)) ?? (type && this.clientKindOfName(dotted(type)));
+    const kind = this.clientKind(init, type);
     if (kind) into.set(name, kind);
+  }
+
+  clientKind(init?: ts.Expression, type?: ts.TypeNode): ClientKind | undefined {
+    return (init && this.clientKindOf(init)) ?? (type && this.clientKindOfName(dotted(type))) ?? undefined;
   }
 
   private importNamed(local: string): { name: string; module: string } | undefined {
@@ -499,15 +511,18 @@ class UnitExtractor {
     if (!arg) return undefined;
     let e = unwrap(arg);
     let u = this.unit;
+    let top = false;
     if (ts.isIdentifier(e)) {
       const d = this.lookup(e.text, e.pos, u);
       if (d?.init) {
         e = unwrap(d.init);
         u = d.unit;
+        top = ts.isSourceFile(d.scope);
       }
     }
     if (!ts.isObjectLiteralExpression(e)) return undefined;
     this.consumed.add(e);
+    if (top) this.consumedTop.add(e);
     const v = this.value(e, u, 0, 0);
     if (v.kind !== 'object') return undefined;
     if (ts.isIdentifier(unwrap(arg))) markMutated(v, (unwrap(arg) as ts.Identifier).text, this.lookup((unwrap(arg) as ts.Identifier).text, arg.pos, this.unit));
@@ -535,7 +550,9 @@ class UnitExtractor {
     const at = pos + u.delta;
     let best: Decl | undefined;
     for (const d of mod) if (d.pos + d.unit.delta <= at) best = d;
-    return best ?? mod[0];
+    best ??= mod[0];
+    if (best.unit !== this.unit) this.deps.add(best.unit);
+    return best;
   }
 
   /* ---------------------------------------------------------------------------------------------------------------- */
@@ -613,6 +630,7 @@ class UnitExtractor {
 
   private resolveName(id: ts.Identifier, u: Unit, depth: number, hops: number): VNode {
     const d = id.text === 'undefined' || hops >= MAX_RESOLVE ? undefined : this.lookup(id.text, id.pos, u);
+    if (d?.opaque) return { kind: 'unknown', range: { start: d.opaque.start + d.unit.delta, end: d.opaque.end + d.unit.delta }, text: d.opaque.text };
     if (!d?.init || !(d.isConst || ts.isSourceFile(d.scope))) return this.unknown(id, u);
     return markMutated(this.value(d.init, d.unit, depth, hops + 1), id.text, d);
   }
@@ -808,18 +826,86 @@ function asString(v: VNode): StringNode | undefined {
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* The document: statements as units, full or incremental                                                             */
 
+/** A text-only stand-in for a parse's source file: what `getStart` / `getText` and the walk read of it. */
+function liteSource(text: string): ts.SourceFile {
+  return { kind: K.SourceFile, text, pos: 0, end: text.length, flags: 0 } as unknown as ts.SourceFile;
+}
+
 function newUnit(sf: ts.SourceFile, delta: number, stmt: ts.Statement): Unit {
-  return { sf, delta, stmt, env: isEnvStatement(stmt), sites: [], consumed: [], deferred: [], maxRef: 0 };
+  return { sf, delta, stmt, pos: stmt.pos, end: stmt.end, key: '', decls: [], deps: new Set(), sites: [], consumed: [], deferred: [], maxRef: 0 };
+}
+
+function emptyEnv(): Env {
+  return { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false, wrappers: new Map() };
+}
+
+type Typed = { index: number; type: ts.TypeNode }[];
+
+/**
+ * What a statement contributes to the environment. Sets `u.decls` (module-level declarations, in order) and `u.key`:
+ * everything other statements see of it except declared values (imports, names, client kinds, wrapper signatures),
+ * so two versions of a statement with the same key differ only in values, which their readers record in `deps`.
+ * `const handler = async () => {...}` contributes `decl handler`, whatever its body.
+ */
+function contribution(u: Unit, env: Env, host: HostLanguage): { wrappers: [string, Typed][]; clients: [string, ClientKind][] } {
+  const s = u.stmt!;
+  const sf = u.sf;
+  const keys: string[] = [];
+  const wrappers: [string, Typed][] = [];
+  const clients: [string, ClientKind][] = [];
+  u.decls = [];
+  if (ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s)) keys.push(`import ${s.getText(sf)}`);
+  else if (ts.isFunctionDeclaration(s)) {
+    const typed = typedParameters(s);
+    if (typed.length) {
+      if (s.name) wrappers.push([s.name.text, typed]);
+      keys.push(`wrapper ${wrapperKey(s.name?.text ?? '', typed, sf)}`);
+    }
+  } else if (ts.isVariableStatement(s)) {
+    const x = new UnitExtractor(env, u, host);
+    const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of s.declarationList.declarations) {
+      if (requireOf(d.initializer) !== undefined) {
+        keys.push(`require ${d.getText(sf)}`);
+        continue;
+      }
+      if (!ts.isIdentifier(d.name)) continue;
+      const name = d.name.text;
+      const init = d.initializer && unwrap(d.initializer);
+      const fnLike = !!init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init));
+      const typed = fnLike ? typedParameters(init as ts.ArrowFunction) : [];
+      if (isConst && typed.length) {
+        wrappers.push([name, typed]);
+        keys.push(`wrapper ${wrapperKey(name, typed, sf)}`);
+      }
+      let opaque: Decl['opaque'];
+      if (init && (fnLike || ts.isClassExpression(init))) {
+        const start = init.getStart(sf);
+        opaque = { start, end: init.end, text: sf.text.slice(start, Math.min(init.end, start + 120)) };
+      }
+      u.decls.push({ name, init: opaque ? undefined : d.initializer, opaque, isConst, scope: sf, pos: d.pos, unit: u });
+      keys.push(`decl ${name} ${isConst}`);
+      const kind = x.clientKind(d.initializer, d.type);
+      if (kind) clients.push([name, kind]);
+    }
+  } else if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === K.EqualsToken) {
+    const target = dotted(s.expression.left);
+    const kind = target && new UnitExtractor(env, u, host).clientKind(s.expression.right);
+    if (target && kind) clients.push([target[target.length - 1], kind]);
+  }
+  for (const [name, kind] of clients) keys.push(`client ${name}=${kind}`);
+  u.key = keys.join('\n');
+  return { wrappers, clients };
 }
 
 function buildEnv(units: Unit[], host: HostLanguage): Env {
-  const env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false, wrappers: new Map() };
+  const env = emptyEnv();
   const noteModule = (m: string) => {
     if (m.startsWith('@aws-sdk/')) env.usesV3 = true;
     if (m === V3_DOC) env.usesLib = true;
   };
   for (const u of units) {
-    const s = u.stmt;
+    const s = u.stmt!;
     if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier)) {
       const module = s.moduleSpecifier.text;
       noteModule(module);
@@ -838,25 +924,13 @@ function buildEnv(units: Unit[], host: HostLanguage): Env {
       }
   }
   for (const u of units) {
-    if (!u.env) continue;
-    const s = u.stmt;
-    const x = new UnitExtractor(env, u, host);
-    if (ts.isFunctionDeclaration(s) && s.name) env.wrappers.set(s.name.text, typedParameters(s));
-    if (ts.isVariableStatement(s)) {
-      const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0;
-      for (const d of s.declarationList.declarations) {
-        if (!ts.isIdentifier(d.name) || requireOf(d.initializer) !== undefined) continue;
-        const init = d.initializer && unwrap(d.initializer);
-        if (isConst && init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) && typedParameters(init).length) env.wrappers.set(d.name.text, typedParameters(init));
-        const decl: Decl = { init: d.initializer, isConst, scope: u.sf, pos: d.pos, unit: u };
-        const arr = env.decls.get(d.name.text);
-        if (arr) arr.push(decl);
-        else env.decls.set(d.name.text, [decl]);
-        x.noteClient(env.clients, d.name.text, d.initializer, d.type);
-      }
-    } else if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression)) {
-      const target = dotted(s.expression.left);
-      if (target) x.noteClient(env.clients, target[target.length - 1], s.expression.right);
+    const c = contribution(u, env, host);
+    for (const [name, typed] of c.wrappers) env.wrappers.set(name, typed);
+    for (const [name, kind] of c.clients) env.clients.set(name, kind);
+    for (const d of u.decls) {
+      const arr = env.decls.get(d.name);
+      if (arr) arr.push(d);
+      else env.decls.set(d.name, [d]);
     }
   }
   return env;
@@ -879,16 +953,23 @@ function continuesPrevious(text: string, from = 0): boolean {
 
 /**
  * A TypeScript/JavaScript document kept between edits. Each top-level statement is a unit with its own sites. After
- * an edit, only the statements it touches are re-parsed (on their own, positions shifted by `delta`) and re-extracted;
+ * an edit, only the statements it touches are re-parsed (on their own, positions shifted by `delta`) and re-extracted,
+ * plus the statements whose extraction read a value declared in them (`deps`, re-parsed from their unchanged text);
  * the others keep their sites, moved by the edit's length change. Whenever that could differ from a full parse (the
- * edit touches an import or top-level declaration, the re-parsed text has syntax errors, or a statement boundary could
- * join with its neighbour) the whole document is parsed again.
+ * edit changes what a statement contributes to the environment other than values: an import, a declared name, a
+ * client, a wrapper signature; the re-parsed text has syntax errors; a statement boundary could join with its
+ * neighbour) or would cost about as much (the statements to redo hold half the document), the whole document is
+ * parsed again.
  */
 export class TsDocument {
   private units: Unit[] = [];
-  private env: Env = { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false, wrappers: new Map() };
+  private env: Env = emptyEnv();
   private text = '';
   private flattened = false;
+  /** Whether the last `update` re-parsed only the statements the edit touched (and their readers). */
+  lastWasIncremental = false;
+  /** How many top-level statements the last `full` / `update` parsed and extracted. */
+  lastReparsed = 0;
 
   constructor(
     private languageId: string,
@@ -899,9 +980,11 @@ export class TsDocument {
     const sf = createTsSourceFile(text, this.languageId);
     this.text = text;
     this.flattened = sf.text !== text;
-    this.units = sf.statements.map((stmt) => newUnit(sf, 0, stmt));
+    const lite = liteSource(sf.text);
+    this.units = sf.statements.map((stmt) => newUnit(lite, 0, stmt));
     this.env = buildEnv(this.units, this.host);
     for (const u of this.units) this.extractUnit(u);
+    this.lastReparsed = this.units.length;
     return this.collect();
   }
 
@@ -912,15 +995,15 @@ export class TsDocument {
     return sites ?? this.full(text);
   }
 
-  /** Whether the last `update` re-parsed only the statements the edit touched. */
-  lastWasIncremental = false;
-
   private extractUnit(u: Unit): void {
     const x = new UnitExtractor(this.env, u, this.host);
     u.sites = x.run();
-    u.consumed = [...x.consumed];
+    u.consumed = [...x.consumedTop];
     u.deferred = x.deferred;
+    u.deps = x.deps;
     u.maxRef = maxRef(u.sites);
+    // Sites, boundaries, declarations and deferred candidates are all that is kept: not the statement's AST.
+    u.stmt = undefined;
   }
 
   private collect(): RequestSite[] {
@@ -939,24 +1022,29 @@ export class TsDocument {
     return out.sort((a, b) => a.range.start - b.range.start);
   }
 
+  /** Parse a region of the document on its own: its statements, or undefined when that could differ from a full parse. */
+  private parseRegion(text: string, toEnd: boolean): ts.SourceFile | undefined {
+    let sf: ts.SourceFile;
+    try {
+      sf = ts.createSourceFile('file', text, ts.ScriptTarget.Latest, false, scriptKind(this.languageId));
+    } catch {
+      return undefined;
+    }
+    const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
+    if (!diagnostics || diagnostics.length || !sf.statements.length) return undefined;
+    if (!toEnd && sf.statements[sf.statements.length - 1].end !== text.length) return undefined;
+    return sf;
+  }
+
   private incremental(newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
     const units = this.units;
     const n = units.length;
-    const start = (u: Unit) => u.stmt.pos + u.delta;
-    const end = (u: Unit) => u.stmt.end + u.delta;
+    const start = (u: Unit) => u.pos + u.delta;
+    const end = (u: Unit) => u.end + u.delta;
     let i = 0;
     while (i < n - 1 && end(units[i]) < span.start) i++;
     let j = i;
     while (j + 1 < n && start(units[j + 1]) <= span.oldEnd) j++;
-    // Environment statements change what other statements resolve: a full pass. A wrapper function is environment
-    // only through its signature, so an edit that keeps every wrapper signature (its body, say) stays incremental.
-    const oldWrappers: string[] = [];
-    for (let k = i; k <= j; k++) {
-      if (!units[k].env) continue;
-      const key = wrapperKey(units[k].stmt, units[k].sf);
-      if (key === undefined) return undefined;
-      oldWrappers.push(key);
-    }
     const toEnd = j === n - 1;
     const regionStart = start(units[i]);
     const regionEndOld = toEnd ? this.text.length : end(units[j]);
@@ -964,24 +1052,35 @@ export class TsDocument {
     const diff = span.newEnd - span.oldEnd;
     const regionText = newText.slice(regionStart, regionEndOld + diff);
     if (continuesPrevious(regionText) || (!toEnd && continuesPrevious(newText, regionEndOld + diff))) return undefined;
-    let sf: ts.SourceFile;
-    try {
-      sf = ts.createSourceFile('file', regionText, ts.ScriptTarget.Latest, false, scriptKind(this.languageId));
-    } catch {
-      return undefined;
+    const sf = this.parseRegion(regionText, toEnd);
+    if (!sf) return undefined;
+    const lite = liteSource(regionText);
+    const fresh = sf.statements.map((s) => newUnit(lite, regionStart, s));
+    const touched = units.slice(i, j + 1);
+    const contributions = fresh.map((u) => contribution(u, this.env, this.host));
+    // Same names, clients, wrapper signatures and imports: only values may differ, and their readers are known.
+    const keyOf = (us: Unit[]) => us.map((u) => u.key).filter((k) => k).join('\n');
+    if (keyOf(touched) !== keyOf(fresh)) return undefined;
+    const oldDecls = touched.flatMap((u) => u.decls);
+    const newDecls = fresh.flatMap((u) => u.decls);
+    // The statements that read a declaration of a touched one: re-parsed (their text is unchanged) and re-extracted.
+    const touchedSet = new Set(touched);
+    const readers: { u: Unit; sf: ts.SourceFile; at: number }[] = [];
+    let readerChars = 0;
+    for (let k = 0; k < n; k++) {
+      if (k >= i && k <= j) continue;
+      const u = units[k];
+      let reads = false;
+      for (const d of u.deps) if (touchedSet.has(d)) reads = true;
+      if (!reads) continue;
+      readerChars += u.end - u.pos;
+      if (readerChars * 2 > newText.length) return undefined;
+      const at = start(u) + (k > j ? diff : 0);
+      const rsf = this.parseRegion(newText.slice(at, at + u.end - u.pos), false);
+      if (!rsf || rsf.statements.length !== 1) return undefined;
+      readers.push({ u, sf: rsf, at });
     }
-    const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
-    if (!diagnostics || diagnostics.length || !sf.statements.length) return undefined;
-    const newWrappers: string[] = [];
-    for (const st of sf.statements) {
-      if (!isEnvStatement(st)) continue;
-      const key = wrapperKey(st, sf);
-      if (key === undefined) return undefined;
-      newWrappers.push(key);
-    }
-    if (oldWrappers.sort().join('\n') !== newWrappers.sort().join('\n')) return undefined;
-    if (!toEnd && sf.statements[sf.statements.length - 1].end !== regionText.length) return undefined;
-    const fresh = sf.statements.map((s) => newUnit(sf, regionStart, s));
+    // Commit: move the other statements, swap the touched statements' declarations for the new ones.
     if (diff !== 0)
       for (let k = 0; k < n; k++) {
         if (k >= i && k <= j) continue;
@@ -992,9 +1091,32 @@ export class TsDocument {
           u.maxRef += diff;
         }
       }
+    for (let k = 0; k < oldDecls.length; k++) {
+      const arr = this.env.decls.get(oldDecls[k].name)!;
+      arr[arr.indexOf(oldDecls[k])] = newDecls[k];
+    }
+    for (const c of contributions) for (const [name, typed] of c.wrappers) this.env.wrappers.set(name, typed);
+    for (const r of readers) {
+      // Re-parsed in place (same unit, so statements that read it keep pointing at it); its declarations too.
+      const u = r.u;
+      const before = u.decls;
+      u.sf = liteSource(r.sf.text);
+      u.delta = r.at;
+      u.stmt = r.sf.statements[0];
+      u.pos = u.stmt.pos;
+      u.end = u.stmt.end;
+      const c = contribution(u, this.env, this.host);
+      for (let k = 0; k < before.length; k++) {
+        const arr = this.env.decls.get(before[k].name)!;
+        arr[arr.indexOf(before[k])] = u.decls[k];
+      }
+      for (const [name, typed] of c.wrappers) this.env.wrappers.set(name, typed);
+    }
     this.units = [...units.slice(0, i), ...fresh, ...units.slice(j + 1)];
     for (const u of fresh) this.extractUnit(u);
+    for (const r of readers) this.extractUnit(r.u);
     this.text = newText;
+    this.lastReparsed = fresh.length + readers.length;
     return this.collect();
   }
 }

@@ -90,9 +90,12 @@ describe('extract: incremental re-parse gives the same sites as a full parse', (
     const got = doc.update(edited, [{ start: at, end: at, text: 'x' }]);
     assert.deepEqual(doc.stats, { full: 1, incremental: 1 });
     assert.deepEqual(got, extract(edited, 'typescript'));
-    // An edit in an import falls back to a full parse.
+    // A comment before the first import changes nothing other statements see: still incremental.
     doc.update('// x\n' + edited);
-    assert.deepEqual(doc.stats, { full: 2, incremental: 1 });
+    assert.deepEqual(doc.stats, { full: 1, incremental: 2 });
+    // An edit in an import falls back to a full parse.
+    doc.update('// x\n' + edited.replace('{ DynamoDBClient }', '{ DynamoDBClient, X }'));
+    assert.deepEqual(doc.stats, { full: 2, incremental: 2 });
   });
 
   for (const file of ['sdk-v3-client.ts', 'sdk-v2.js', 'boto3_client.py', 'boto3_resource.py', 'requests.jsonc']) {

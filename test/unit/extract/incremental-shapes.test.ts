@@ -1,0 +1,256 @@
+/**
+ * Incrementality, as a property: random edits inside every statement shape (handler arrows bound by `export const`,
+ * `module.exports = {...}` methods, `exports.x = function`, class bodies, object literals of handlers, helper
+ * functions, expression strings, constants read elsewhere; JSON members; Python functions and methods). After every
+ * edit the incremental result must equal a fresh full extraction (sites, ranges, branch ids), and the update must have
+ * taken the incremental path, re-parsing only the statement (or member) edited and the statements reading it.
+ */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { createDocumentExtractor, extract, initParsers, TextChange } from '../../../server/src/extract';
+import { fcParameters } from '../../support/fc';
+
+/** A template with edit points: `§S` where a statement (or JSON property) may be inserted, `§Q` inside a string. */
+interface Shape {
+  languageId: string;
+  template: string;
+  statements: string[];
+  strings: string[];
+  /** The most units an edit may re-parse (the statement edited, plus readers of a constant it declares). */
+  maxReparsed: number;
+}
+
+const TS: Shape = {
+  languageId: 'typescript',
+  template: `import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, PutCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+const client = new DynamoDBClient({});
+const doc = DynamoDBDocumentClient.from(client);
+const TABLE = 'Posts';
+const params = { TableName: TABLE, Key: { id: 1 }, UpdateExpression: 'SET a = :a§Q' };
+
+function helper(id: string) {
+  §S
+  return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id }, UpdateExpression: 'SET #n = :v§Q' }));
+}
+
+function update(p: UpdateCommandInput) {
+  §S
+  return doc.send(new UpdateCommand(p));
+}
+
+export const handler = async (event) => {
+  §S
+  if (event.x) {
+    §S
+    await doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: event.id }, UpdateExpression: 'ADD n :one§Q' }));
+  } else {
+    await update({ TableName: 'T', Key: { id: 1 }, UpdateExpression: 'SET q = :q§Q' });
+  }
+  §S
+};
+
+module.exports = {
+  async list(event) {
+    §S
+    return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: 2 }, UpdateExpression: 'SET a = :b§Q' }));
+  },
+  other: async () => client.send(new UpdateItemCommand({ TableName: 'T', Key: { id: { S: 'x' } }, UpdateExpression: 'SET b = :c§Q' })),
+};
+
+exports.update = async function (event) {
+  §S
+  await doc.send(new UpdateCommand(params));
+};
+
+class Repo {
+  constructor() {
+    this.c = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+  }
+  async save(id) {
+    §S
+    return this.c.send(new PutCommand({ TableName: TABLE, Item: { id, n: 1 }, ConditionExpression: 'attribute_not_exists(id)§Q' }));
+  }
+}
+
+const handlers = {
+  a: async (e) => {
+    §S
+    return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e.id }, UpdateExpression: 'SET c = :d§Q' }));
+  },
+};
+`,
+  statements: [
+    "await doc.send(new UpdateCommand({ TableName: 'X', Key: { id: 1 }, UpdateExpression: 'SET z = :z' }));",
+    'if (Math.random()) { await doc.send(new PutCommand({ TableName: TABLE, Item: { id: 2 } })); } else { const y = 1; }',
+    "const local = { TableName: TABLE, Key: { id: 3 }, UpdateExpression: 'REMOVE x' }; await doc.send(new UpdateCommand(local));",
+    'const t = event ? 1 : 2;',
+    '// a comment',
+    "await update({ TableName: TABLE, Key: { id: 4 }, UpdateExpression: 'SET w = :w' });",
+  ],
+  strings: [' x', ', #y = :y', ' + ', '#', 'é', 'ADD', ' :'],
+  maxReparsed: 2,
+};
+
+const PY: Shape = {
+  languageId: 'python',
+  template: `import boto3
+
+client = boto3.client("dynamodb")
+table = boto3.resource("dynamodb").Table("Posts")
+TABLE = "Posts"
+
+
+def helper(pid):
+    §S
+    client.update_item(TableName=TABLE, Key={"id": {"S": pid}}, UpdateExpression="SET a = :a§Q")
+
+
+def handler(event, context):
+    §S
+    if event:
+        table.update_item(Key={"id": 1}, UpdateExpression="ADD n :one§Q")
+    §S
+    return None
+
+
+class Repo:
+    def __init__(self):
+        self.t = boto3.resource("dynamodb").Table("T")
+
+    def save(self, i):
+        §S
+        self.t.put_item(Item={"id": i}, ConditionExpression="attribute_not_exists(id)§Q")
+`,
+  statements: [
+    'table.update_item(Key={"id": 2}, UpdateExpression="SET z = :z")',
+    'if event:\n        client.put_item(TableName="T", Item={"id": {"S": "a"}})',
+    'x = 1',
+    '# a comment',
+  ],
+  strings: [' x', ', #y = :y', '#', 'é', 'ADD'],
+  // The statement edited, plus module-level assignments and imports (always re-queried).
+  maxReparsed: 5,
+};
+
+const JSON_ARRAY: Shape = {
+  languageId: 'json',
+  template: `[
+  {§S "TableName": "T", "Key": {"id": {"S": "1"}}, "UpdateExpression": "SET a = :a§Q", "ExpressionAttributeValues": {":a": {"N": "1"}}},
+  {"note": "not a request§Q", "nested": {§S "TableName": "T", "KeyConditionExpression": "pk = :p§Q"}},
+  {§S "TableName": "T", "Item": {"id": {"S": "2"}}, "ConditionExpression": "attribute_not_exists(id)§Q"}
+]
+`,
+  statements: ['"x": 1,', '"ReturnValues": "ALL_NEW",', '"Key": {"id": {"S": "k"}},', '"a": [1, {"b": null}],'],
+  strings: [' x', ', #y = :y', '#', 'é', '\\n', '\\u00e9'],
+  maxReparsed: 1,
+};
+
+const JSON_OBJECT: Shape = {
+  languageId: 'json',
+  template: `{
+  "first": {§S "TableName": "T", "Key": {"id": {"S": "1"}}, "UpdateExpression": "SET a = :a§Q"},
+  "States": {"Put": {"Type": "Task", "Parameters": {§S "TableName": "T", "Item": {"id": {"S.$": "$.id"}}, "ConditionExpression": "attribute_not_exists(id)§Q"}}},
+  "last": [{§S "TableName": "T", "KeyConditionExpression": "pk = :p§Q"}]
+}
+`,
+  statements: JSON_ARRAY.statements,
+  strings: JSON_ARRAY.strings,
+  maxReparsed: 1,
+};
+
+interface Point {
+  at: number;
+  kind: 'S' | 'Q';
+  indent: string;
+  /** For `Q`: characters of the string before the point that an edit may delete. */
+  room: number;
+}
+
+function prepare(template: string): { text: string; points: Point[] } {
+  let text = '';
+  const points: Point[] = [];
+  const parts = template.split(/§([SQ])/);
+  for (let i = 0; i < parts.length; i++) {
+    if (i % 2 === 0) {
+      text += parts[i];
+      continue;
+    }
+    const kind = parts[i] as 'S' | 'Q';
+    const line = text.slice(text.lastIndexOf('\n') + 1);
+    const quote = Math.max(line.lastIndexOf("'"), line.lastIndexOf('"'));
+    points.push({ at: text.length, kind, indent: /^\s*/.exec(line)![0], room: kind === 'Q' ? line.length - quote - 1 : 0 });
+  }
+  return { text, points };
+}
+
+const edits = fc.array(fc.record({ point: fc.nat(), piece: fc.nat(), del: fc.nat({ max: 3 }), withChanges: fc.boolean() }), { minLength: 1, maxLength: 20 });
+
+function check(shape: Shape, numRuns: number): void {
+  fc.assert(
+    fc.property(edits, (steps) => {
+      let { text, points } = prepare(shape.template);
+      const doc = createDocumentExtractor(shape.languageId);
+      try {
+        doc.update(text);
+        steps.forEach((step, i) => {
+          const p = points[step.point % points.length];
+          let change: TextChange;
+          if (p.kind === 'Q' && step.del > 0 && step.del <= p.room) change = { start: p.at - step.del, end: p.at, text: '' };
+          else if (p.kind === 'Q') change = { start: p.at, end: p.at, text: shape.strings[step.piece % shape.strings.length] };
+          else {
+            const stmt = shape.statements[step.piece % shape.statements.length];
+            change = { start: p.at, end: p.at, text: shape.languageId === 'json' ? stmt + ' ' : `${stmt}\n${p.indent}` };
+          }
+          text = text.slice(0, change.start) + change.text + text.slice(change.end);
+          const diff = change.text.length - (change.end - change.start);
+          points = points.map((q) => (q.at > change.start || (q === p && q.kind === 'Q') ? { ...q, at: q.at + diff, room: q === p ? q.room + diff : q.room } : q));
+          const got = doc.update(text, step.withChanges ? [change] : undefined);
+          assert.deepEqual(got, extract(text, shape.languageId), `after edit ${i}: ${JSON.stringify(change)}`);
+          assert.equal(doc.last.update, 'incremental', `edit ${i} ${JSON.stringify(change)} took the full path`);
+          assert.ok(doc.last.reparsed <= shape.maxReparsed, `edit ${i} re-parsed ${doc.last.reparsed} units`);
+        });
+      } finally {
+        doc.dispose();
+      }
+    }),
+    fcParameters({ numRuns }),
+  );
+}
+
+describe('extract: edits inside any statement shape stay incremental and equal a full extraction', () => {
+  before(() => initParsers());
+
+  it('TypeScript: handler arrows, module.exports, exports.x = function, classes, objects of handlers, helpers, strings', () => check(TS, 60));
+  it('JSON: members of a root array', () => check(JSON_ARRAY, 40));
+  it('JSON: members of a root object', () => check(JSON_OBJECT, 40));
+  it('Python: functions, methods and strings', () => check(PY, 40));
+
+  it('an edit that changes what a statement declares (a name, a client, a wrapper signature) re-extracts the document', () => {
+    const { text } = prepare(TS.template);
+    const doc = createDocumentExtractor('typescript');
+    doc.update(text);
+    for (const [from, to] of [
+      ['const TABLE', 'const TABLES'],
+      ['function update(p: UpdateCommandInput)', 'function update(p: PutCommandInput)'],
+      ['const doc = DynamoDBDocumentClient.from(client)', 'const doc = makeClient(client)'],
+    ]) {
+      const edited = text.replace(from, to);
+      assert.deepEqual(doc.update(edited), extract(edited, 'typescript'));
+      assert.equal(doc.last.update, 'full', `${from} -> ${to}`);
+      assert.deepEqual(doc.update(text), extract(text, 'typescript'));
+    }
+  });
+
+  it('an edit in a constant re-extracts the statements that read it, and only those', () => {
+    const { text } = prepare(TS.template);
+    const doc = createDocumentExtractor('typescript');
+    doc.update(text);
+    const edited = text.replace("UpdateExpression: 'SET a = :a'", "UpdateExpression: 'SET a = :a, b = :b'");
+    const got = doc.update(edited);
+    assert.deepEqual(got, extract(edited, 'typescript'));
+    assert.deepEqual(doc.last, { update: 'incremental', reparsed: 2 });
+    const site = got.sites.find((s) => s.enclosingFunction?.name === 'update' && s.range.start > edited.indexOf('exports.update'))!;
+    assert.ok(JSON.stringify(site.params).includes('SET a = :a, b = :b'));
+  });
+});
