@@ -114,7 +114,9 @@ ${orphans ? `<h2>Partitions without a parent item</h2><ul>${orphans}</ul>` : ''}
       const x = cell(a, sort.col), y = cell(b, sort.col);
       const nx = Number(x), ny = Number(y);
       const numeric = sort.col !== 'key' && sort.col !== 'note' && x !== '' && y !== '';
-      const c = numeric ? (sort.abs ? Math.abs(nx) - Math.abs(ny) : nx - ny) : String(x).localeCompare(String(y));
+      // Text in code-unit order (not localeCompare): the same order in every webview, whatever its locale.
+      const sx = String(x), sy = String(y);
+      const c = numeric ? (sort.abs ? Math.abs(nx) - Math.abs(ny) : nx - ny) : sx < sy ? -1 : sx > sy ? 1 : 0;
       return c * sort.dir;
     });
     rows.forEach((r) => body.appendChild(r));

@@ -105,7 +105,7 @@ export function formatStylish(reports: FileReport[]): string {
 }
 
 function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || a.ruleId.localeCompare(b.ruleId));
+  return [...findings].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
 }
 
 export interface JsonDiagnostic {

@@ -453,7 +453,12 @@ export function compare(
     const drift = actual - (stored ?? 0);
     if (drift !== 0 || note) drifted.push({ key, stored, actual, drift, ...(note ? { note } : {}) });
   }
-  const byKey = (a: { key: PlainKey }, b: { key: PlainKey }) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key));
+  // Code-unit order, not localeCompare: the report's order must not depend on the machine's ICU data or locale.
+  const byKey = (a: { key: PlainKey }, b: { key: PlainKey }) => {
+    const x = JSON.stringify(a.key);
+    const y = JSON.stringify(b.key);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
   drifted.sort((a, b) => Math.abs(b.drift) - Math.abs(a.drift) || byKey(a, b));
   orphans.sort(byKey);
   totals.sort(byKey);
