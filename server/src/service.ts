@@ -31,6 +31,7 @@ import { WORDS, WordInfo, wordInfo, wordMarkdown } from './language/knowledge';
 import { isReservedWord } from './expression/reserved-words';
 import { allRules, runRules } from './rules';
 import { disableNextLineEdit } from './rules/suppression';
+import { codeSpan, fence } from './language/markdown';
 import { costHover } from './cost';
 import { lensTargets } from './reconcile/lens';
 import { type DiagnosticData, DIAGNOSTIC_SOURCE, FIX_ALL_KIND, Commands } from './protocol/lsp';
@@ -455,8 +456,9 @@ export class DynalintService {
     if (w.text.startsWith('#') || w.text.startsWith(':')) {
       const field = w.text.startsWith('#') ? 'ExpressionAttributeNames' : 'ExpressionAttributeValues';
       const entry = asObject(prop(e.op.params, field))?.properties.find((p) => p.key === w.text);
-      if (!entry) return md(`\`${w.text}\` is not defined in \`${field}\`.`);
-      return md(`\`${w.text}\` (${field})\n\n\`\`\`\n${doc.getText(lspRange(doc, entry.value.range)).slice(0, 400)}\n\`\`\``);
+      // The placeholder and its value are the document's text: a code span and a fence nothing in them can close.
+      if (!entry) return md(`${codeSpan(w.text)} is not defined in \`${field}\`.`);
+      return md(`${codeSpan(w.text)} (${field})\n\n${fence(doc.getText(lspRange(doc, entry.value.range)).slice(0, 400))}`);
     }
     const info = wordInfo(w.text);
     if (!info) return null;

@@ -15,6 +15,7 @@ import { ObjectNode, RequestSite, VNode, prop } from '../extract/model';
 import { Operation, OperationKind, operationsOf } from '../extract/operations';
 import type { DynalintSettings } from '../protocol/settings';
 import { counterActions, updateOf } from '../rules/analysis';
+import { codeSpan } from '../language/markdown';
 import { resolvePrices, ResolvedPrices } from './prices';
 import { itemSize } from './size';
 
@@ -197,7 +198,7 @@ function adviceOf(ops: OperationEstimate[]): string[] {
   const counters = [...new Set(ops.flatMap((o) => o.counters))];
   if (counters.length) {
     out.push(
-      `Counter ${counters.map((c) => `\`${c}\``).join(', ')}: a single item is capped by one partition's 1,000 WCU/s; ` +
+      `Counter ${counters.map((c) => codeSpan(c)).join(', ')}: a single item is capped by one partition's 1,000 WCU/s; ` +
         'for hot counters shard it over N items (`…#0..N`) and sum on read.',
     );
   }

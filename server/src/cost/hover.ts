@@ -4,6 +4,7 @@
  */
 import type { RequestSite } from '../extract/model';
 import type { DynalintSettings } from '../protocol/settings';
+import { codeSpan, escapeMarkdown } from '../language/markdown';
 import { CostEstimate, OperationEstimate, estimate, formatBytes } from './estimate';
 
 /** USD with up to 3 significant digits and at least 2 decimals: `$2.50`, `$0.70`, `$0.0625`, `$0.0000025`. */
@@ -19,7 +20,8 @@ export function formatUnits(n: number, unit: string): string {
 }
 
 function label(o: OperationEstimate): string {
-  const where = o.table ? ` \`${o.table}\`` : '';
+  // The table name is the document's text: a code span nothing in it can close, `|` escaped for the table cell.
+  const where = o.table ? ` ${codeSpan(o.table, { inTable: true })}` : '';
   return `${o.kind}${where}`;
 }
 
@@ -47,7 +49,7 @@ function unitsSummary(e: CostEstimate): string {
 export function renderCostHover(e: CostEstimate): string {
   const itemsTouched = e.operations.reduce((a, o) => a + o.items, 0);
   const anyGuess = e.operations.some((o) => !o.itemsKnown);
-  const lines: string[] = [`**${e.api}** · cost estimate · ${anyGuess ? '~' : ''}${itemsTouched} item${itemsTouched === 1 ? '' : 's'} touched`, ''];
+  const lines: string[] = [`**${escapeMarkdown(e.api)}** · cost estimate · ${anyGuess ? '~' : ''}${itemsTouched} item${itemsTouched === 1 ? '' : 's'} touched`, ''];
   if (!e.estimated) {
     lines.push('_The request shows no item-level operations to price (PartiQL statements or unreadable items)._');
     return lines.join('\n');
@@ -55,7 +57,8 @@ export function renderCostHover(e: CostEstimate): string {
   lines.push('| operation | item size | units |', '|---|---|---|');
   for (const o of e.operations) lines.push(`| ${label(o)} | ${sizeCell(o)} | ${unitsCell(o)} |`);
   lines.push('');
-  const region = e.prices.source === 'fallback' ? `us-east-1 prices; no prices known for ${e.prices.region}` : e.prices.region;
+  // The region comes from settings (a workspace may set it): escaped like any text.
+  const region = escapeMarkdown(e.prices.source === 'fallback' ? `us-east-1 prices; no prices known for ${e.prices.region}` : e.prices.region);
   lines.push(`**Per call:** ${unitsSummary(e)} · **on-demand:** ${formatUsd(e.onDemand.perMillion)} per million calls (${region})`);
   lines.push(`**Provisioned** for 1 call/s: ${formatUsd(e.provisioned.perHour)}/hour (${formatUsd(e.provisioned.perMonth)}/month)`);
   if (e.assumptions.length) lines.push('', ...e.assumptions.map((a) => `_${a}_`));

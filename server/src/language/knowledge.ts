@@ -3,6 +3,7 @@
  * and in which expression kinds it is allowed. Drives completion and hover; plain data, no LSP.
  */
 import type { ExpressionKind } from '../expression/ast';
+import { fence } from './markdown';
 
 export interface WordInfo {
   /** Canonical spelling: keywords upper case, functions lower case. */
@@ -58,7 +59,7 @@ export const KIND_FIELD: Record<ExpressionKind, string> = {
 /** Markdown for a keyword or function, saying where it is allowed and whether `kind` is one of those places. */
 export function wordMarkdown(info: WordInfo, kind?: ExpressionKind): string {
   const where = info.kinds.map((k) => '`' + KIND_FIELD[k] + '`').join(', ');
-  const lines = ['```\n' + info.signature + '\n```', info.doc, `Allowed in: ${where}.`];
+  const lines = [fence(info.signature), info.doc, `Allowed in: ${where}.`];
   if (kind && !info.kinds.includes(kind)) lines.push(`**Not allowed in \`${KIND_FIELD[kind]}\`**: DynamoDB rejects it there.`);
   return lines.join('\n\n');
 }
