@@ -69,10 +69,20 @@ export interface StatusSnapshot {
   command: string;
 }
 
+/** A `dynalint/linted` report as the extension received it. */
+export interface LintRecord extends LintedParams {
+  /** Which start of the server sent it (1 for the first; a restart adds one). */
+  serverStart: number;
+}
+
 /** The extension's exports (`vscode.extensions.getExtension('dynalint.dynalint').exports`). */
 export interface DynalintApi {
   /** The status bar item's current state, text and tooltip. */
   status(): StatusSnapshot;
+  /** How many times the server has reached the running state (a restart adds one). */
+  serverStarts(): number;
+  /** The last lint the server reported for a document (`uri.toString()`), if any. */
+  lastLint(uri: string): LintRecord | undefined;
 }
 
 /** "Dynalint: Fix All Auto-Fixable Problems": the server's `source.fixAll.dynalint` action on the active editor. */
@@ -130,9 +140,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Dynali
   };
   const c = new LanguageClient('dynalint', 'Dynalint', serverOptions, clientOptions);
   client = c;
+  let starts = 0;
+  const lints = new Map<string, LintRecord>();
   context.subscriptions.push(
-    c.onDidChangeState((e) => status.setState(e.newState)),
-    c.onNotification(LintedNotification, (p: LintedParams) => status.linted(p)),
+    c.onDidChangeState((e) => {
+      if (e.newState === State.Running) starts++;
+      status.setState(e.newState);
+    }),
+    c.onNotification(LintedNotification, (p: LintedParams) => {
+      lints.set(p.uri, { ...p, serverStart: starts });
+      status.linted(p);
+    }),
     vscode.commands.registerCommand(Commands.restartServer, async () => {
       output.info('Restarting the Dynalint server');
       await c.restart();
@@ -145,7 +163,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Dynali
   registerReconcile(context, { output });
   await c.start();
   status.setState(c.state);
-  return { status: () => status.snapshot() };
+  return { status: () => status.snapshot(), serverStarts: () => starts, lastLint: (uri) => lints.get(uri) };
 }
 
 export function deactivate(): Thenable<void> | undefined {

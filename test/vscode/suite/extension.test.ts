@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { DynalintApi } from '../../../client/src/extension';
+import type { DynalintApi, LintRecord } from '../../../client/src/extension';
 
 const workspace = (): string => vscode.workspace.workspaceFolders![0].uri.fsPath;
 
@@ -51,6 +51,22 @@ async function quickFix(uri: vscode.Uri, range: vscode.Range, want: (a: vscode.C
     const present = ours(uri).map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}`);
     throw new Error(`no matching quick fix was offered (last offered: ${last.join(' | ') || 'nothing'}; diagnostics now: ${present.join(', ') || 'none'})`);
   }
+}
+
+/**
+ * Wait for the server's own report (dynalint/linted) that it linted THIS document at its current version (and, when
+ * given, that it came from server start `serverStart`), then make one request round trip to the server: the server
+ * sends the version's diagnostics together with that report, so after the answer they are in VS Code. Asserting
+ * diagnostics after this asserts that version's lint, never "whatever was there before the first lint".
+ */
+async function linted(api: DynalintApi, doc: vscode.TextDocument, serverStart?: number): Promise<LintRecord> {
+  const uri = doc.uri.toString();
+  const record = await until(`the lint of ${uri} v${doc.version}`, () => {
+    const l = api.lastLint(uri);
+    return l && l.version === doc.version && (serverStart === undefined || l.serverStart === serverStart) ? l : undefined;
+  });
+  await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, new vscode.Position(0, 0));
+  return record;
 }
 
 async function open(name: string): Promise<vscode.TextEditor> {
@@ -126,8 +142,10 @@ describe('Dynalint in VS Code', () => {
     await vscode.commands.executeCommand('editor.action.insertSnippet', { langId: 'json', name: 'like-transaction (AWS CLI --cli-input-json)' });
     await until('the snippet text', () => (doc.getText().includes('TransactItems') ? true : undefined));
     assert.match(doc.getText(), /attribute_not_exists/);
-    // Give the server the version: poll until the diagnostics for this version settle to none of ours.
-    await until('no dynalint diagnostics', () => (ours(editor.document.uri).length === 0 ? true : undefined));
+    // The lint of the version holding the snippet (not the empty document's): no findings, none shown.
+    const lint = await linted(api, doc);
+    assert.equal(lint.findings, 0);
+    assert.deepEqual(ours(editor.document.uri).map(codeOf), []);
   });
 
   it('fixes every auto-fixable problem of a file with the Fix All command', async () => {
@@ -141,6 +159,7 @@ describe('Dynalint in VS Code', () => {
     await until('reserved-word', () => ours(doc.uri).find((d) => codeOf(d) === 'reserved-word'));
     await vscode.commands.executeCommand('dynalint.fixAll');
     await until('the fixed text', () => (editor.document.getText().includes('#status') ? true : undefined));
+    assert.equal((await linted(api, doc)).findings, 0, 'the fixed version lints clean');
     assert.match(
       editor.document.getText(),
       /UpdateExpression: 'SET #name = :n, #status = :s', ExpressionAttributeValues: \{ ':n': 'Ann', ':s': 'on' \}, ExpressionAttributeNames: \{ '#name': 'name', '#status': 'status' \}/,
@@ -171,25 +190,33 @@ describe('Dynalint in VS Code', () => {
   });
 
   it('restarts the server and lints again after the restart', async () => {
+    const before = api.serverStarts();
     await vscode.commands.executeCommand('dynalint.restartServer');
+    await until('the restarted server to run', () => (api.serverStarts() === before + 1 && api.status().state === 'running' ? true : undefined));
     const editor = await open('plays.py');
     // An edit after the restart must be linted by the new server: break the request, see the new finding.
     const text = editor.document.getText();
     const at = text.indexOf(':one"');
     await editor.edit((b) => b.replace(new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 4)), ':uno'));
-    await until('undefined-value from the restarted server', () => ours(editor.document.uri).find((d) => codeOf(d) === 'undefined-value'));
+    // Linted by the new server (its start number), at the edited version.
+    await linted(api, editor.document, before + 1);
+    assert.ok(ours(editor.document.uri).some((d) => codeOf(d) === 'undefined-value'), 'undefined-value from the restarted server');
     await vscode.commands.executeCommand('undo');
-    await until('the finding to clear', () => (ours(editor.document.uri).some((d) => codeOf(d) === 'undefined-value') ? undefined : true));
+    await until('the undo', () => (editor.document.getText() === text ? true : undefined));
+    await linted(api, editor.document, before + 1);
+    assert.ok(!ours(editor.document.uri).some((d) => codeOf(d) === 'undefined-value'), 'the finding cleared');
   });
 
   it('shows the server state and the last lint in the status bar', async () => {
     await until('a running server', () => (api.status().state === 'running' ? true : undefined));
     const editor = await open('status.ts');
-    // An edit makes the server lint this file now: the tooltip then names it, with its finding count.
+    // An edit makes the server lint this file now: once THIS version's lint is reported, the tooltip names it, with its
+    // finding count.
     await editor.edit((b) => b.insert(editor.document.positionAt(editor.document.getText().length), '\n'));
-    const shown = await until('the status bar to name status.ts', () => (/Last lint: status\.ts/.test(api.status().tooltip) ? api.status() : undefined));
+    const lint = await linted(api, editor.document);
+    const shown = api.status();
     assert.equal(shown.text, '$(check) Dynalint');
-    assert.match(shown.tooltip, /^Dynalint server: running\nLast lint: status\.ts — \d+ finding\(s\) in [\d.]+ ms at /);
+    assert.match(shown.tooltip, new RegExp(`^Dynalint server: running\nLast lint: status\\.ts — ${lint.findings} finding\\(s\\) in [\\d.]+ ms at `));
     assert.equal(shown.command, 'dynalint.showOutput');
     await vscode.commands.executeCommand('undo');
   });
