@@ -5,11 +5,11 @@
 // a screenshot of the workbench at test-results/vscode-*.png. Exit code: 0 only when every test passed.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { chromiumPath } from './chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = join(root, 'test-results');
@@ -35,8 +35,10 @@ await esbuild.build({
 const tmp = mkdtempSync(join(tmpdir(), 'dynalint-vscode-'));
 const workspace = join(tmp, 'workspace');
 cpSync(join(root, 'test/vscode/workspace'), workspace, { recursive: true });
+// The extension's reconcile client must meet the suite's DynamoDB Local with its placeholder credentials and region,
+// never the developer's: every AWS_* but the SDK's own AWS_SDK_* switches stays out of code-server's environment.
 const env = {
-  ...process.env,
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AWS_') || k.startsWith('AWS_SDK_'))),
   DYNALINT_TEST_RESULTS: resultsFile,
   DYNALINT_TEST_ARTIFACTS: resultsDir,
   DYNALINT_TEST_WORKSPACE: workspace,
@@ -57,7 +59,14 @@ if (process.env.DYNALINT_VSCODE_RUNNER === 'electron') {
 
 const entry = join(root, '.vscode-test/code-server/node_modules/code-server/out/node/entry.js');
 if (!existsSync(entry)) {
-  console.error('code-server is not installed: run `bash scripts/install-code-server.sh` first.');
+  console.error('code-server is not installed: run `node scripts/setup.mjs vscode` (npm test does) first.');
+  process.exit(2);
+}
+let chromiumExe;
+try {
+  chromiumExe = chromiumPath();
+} catch (e) {
+  console.error(e.message);
   process.exit(2);
 }
 // With DYNALINT_VSCODE_VSIX=path, the suite runs against the packaged extension as a user would install it:
@@ -76,37 +85,38 @@ if (vsix) {
   extensionPath = join(extDir, installed);
   console.log(`installed ${vsix} -> ${extensionPath}`);
 }
-const port = await new Promise((res, rej) => {
-  const s = createServer();
-  s.on('error', rej);
-  s.listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => res(p));
-  });
-});
+// Port 0: code-server's own listen picks a free port and says which ("HTTP server listening on http://127.0.0.1:PORT/"),
+// so the workbench we open is this code-server's, never another run's.
 const server = spawn(
   process.execPath,
-  [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
+  [entry, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
     '--disable-workspace-trust', '--user-data-dir', join(tmp, 'ud'), '--extensions-dir', join(tmp, 'ext'), workspace],
   { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 );
 let serverLog = '';
-server.stdout.on('data', (d) => (serverLog += d));
-server.stderr.on('data', (d) => (serverLog += d));
+const listening = new Promise((res, rej) => {
+  const onData = (d) => {
+    serverLog += d;
+    const m = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(serverLog);
+    if (m) res(Number(m[1]));
+  };
+  server.stdout.on('data', onData);
+  server.stderr.on('data', onData);
+  server.once('exit', (code, signal) => rej(new Error(`code-server exited (${code ?? signal}) before it listened`)));
+  server.once('error', rej);
+});
+listening.catch(() => undefined); // observed below; this only keeps an early exit from being an unhandled rejection
+let port = 0;
 
 const { chromium } = await import('playwright-core');
 let browser;
 let code = 1;
 try {
-  await waitFor(async () => {
-    try {
-      return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
-    } catch {
-      return false;
-    }
-  }, 60_000, 'code-server did not start');
+  let timer;
+  port = await Promise.race([listening, new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('code-server did not start within 60 s')), 60_000)))]);
+  clearTimeout(timer);
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumExe,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });

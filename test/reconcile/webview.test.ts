@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { chromium, Browser, Page } from 'playwright-core';
 import { reconcileHtml } from '../../client/src/reconcile/html';
+import { chromiumPath } from '../../scripts/chromium.mjs';
 import { eventuallyEqual } from '../support/poll';
 import { sampleReport } from './report-fixture';
 
@@ -23,7 +24,7 @@ describe('reconcile results page in Chromium', function () {
   const errors: string[] = [];
 
   before(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
   });
   after(async () => {
     await browser?.close();
