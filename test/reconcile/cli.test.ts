@@ -3,8 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { main } from '../../server/src/cli';
 import { createTable, likes, post, putItems, seedSocial } from '../../server/src/reconcile/seed';
-import { freePort } from '../../scripts/dynamodb-local';
 import { runReconcile, snapshot, tableName, useLocal } from './support';
+
+/** Nothing ever listens on port 0: connecting to it is refused at once on Linux (no port to race for). */
+const CLOSED_PORT = 0;
 import { ownStderr } from '../support/stderr';
 
 describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
@@ -92,7 +94,7 @@ describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
     const missing = await run(args.map((x) => (x === social ? 'NoSuchTable' : x)));
     assert.equal(missing.code, 2);
     assert.equal(missing.err, `dynalint reconcile: Table "NoSuchTable" not found. (endpoint ${local.get().endpoint})\n`);
-    const port = await freePort();
+    const port = CLOSED_PORT;
     const down = await run(args.map((x) => (x === local.get().endpoint ? `http://127.0.0.1:${port}` : x)));
     assert.equal(down.code, 2);
     assert.equal(down.err, `dynalint reconcile: DynamoDB endpoint unreachable: ECONNREFUSED (endpoint http://127.0.0.1:${port})\n`);
@@ -113,9 +115,8 @@ describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
   });
 
   it('exits 2 with one line when no region is configured anywhere', async () => {
-    const saved = { AWS_REGION: process.env.AWS_REGION, AWS_DEFAULT_REGION: process.env.AWS_DEFAULT_REGION, AWS_CONFIG_FILE: process.env.AWS_CONFIG_FILE };
-    delete process.env.AWS_REGION;
-    delete process.env.AWS_DEFAULT_REGION;
+    // useLocal() has cleared the AWS_* variables; this also points the config file at nothing, explicitly.
+    const saved = { AWS_CONFIG_FILE: process.env.AWS_CONFIG_FILE };
     process.env.AWS_CONFIG_FILE = join(__dirname, 'no-such-aws-config');
     try {
       // Not a loopback endpoint, so no DynamoDB Local default region applies; the request never leaves.
@@ -134,9 +135,9 @@ describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
   });
 
   it('as a process: the error is the only line on stderr (no SDK warnings), exit 2', async function () {
-    const port = await freePort();
+    const port = CLOSED_PORT;
     const root = join(__dirname, '../..');
-    const env = { ...process.env };
+    const env = { ...process.env }; // AWS_* already cleared by useLocal()
     delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
     const p = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'server/src/cli.ts'), 'reconcile', ...args.slice(2), '--endpoint', `http://127.0.0.1:${port}`], {
       encoding: 'utf8',

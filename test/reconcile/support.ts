@@ -2,16 +2,23 @@
 import { createConnection, createServer, Server, Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { AttributeValue, CreateTableCommand, DynamoDBClient, ScalarAttributeType, ScanCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { LocalDynamo, freePort, localClient, startDynamoDBLocal } from '../../scripts/dynamodb-local';
+import { LocalDynamo, isolateAwsEnv, localClient, startDynamoDBLocal } from '../../scripts/dynamodb-local';
 import { reconcileCommand } from '../../server/src/cli/reconcile';
 
+/**
+ * One DynamoDB Local for the enclosing describe. While it runs, the developer's AWS_* variables are cleared (and put
+ * back after), so Dynalint's own client meets the emulator with its placeholder credentials and region, never theirs.
+ */
 export function useLocal(): { get: () => LocalDynamo } {
   let local: LocalDynamo | undefined;
+  let restoreEnv: (() => void) | undefined;
   before(async function () {
     this.timeout(120_000);
+    restoreEnv = isolateAwsEnv();
     local = await startDynamoDBLocal();
   });
   after(async () => {
+    restoreEnv?.();
     await local?.stop();
   });
   return { get: () => local! };
@@ -46,9 +53,10 @@ export async function cuttableProxy(targetPort: number): Promise<{ endpoint: str
     }
     inbound.pipe(outbound).pipe(inbound);
   });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
-  const endpoint = `http://127.0.0.1:${port}`;
+  // Port 0: the kernel picks a free port and it is ours from that moment (no probe-then-bind race).
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const address = server.address();
+  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
     endpoint,
     client: localClient(endpoint),

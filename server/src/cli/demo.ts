@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startDynamoDBLocal } from '../../../scripts/dynamodb-local';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startDynamoDBLocal } from '../../../scripts/dynamodb-local';
 import { seedSocial } from '../reconcile/seed';
 import { CliIO, EXIT, UsageError, parseArgs } from './command';
 import { lintCommand } from './lint';
@@ -60,7 +60,9 @@ export async function demoCommand(argv: string[], io: CliIO): Promise<number> {
     const plays = [...conn, '--parent-sk', 'STATS#TOTAL', '--counter', 'play_count', '--shard-prefix', 'STATS#TOTAL#'];
     const run = async (args: string[], expect: number) => {
       say(`$ dynalint reconcile ${args.map((a) => (/[#\s]/.test(a) ? `'${a}'` : a)).join(' ')}`);
-      const code = await reconcileCommand(args, io);
+      // The emulator started above, with the placeholder credentials and region its seed used: never the user's
+      // AWS_PROFILE / AWS_REGION (DynamoDB Local keeps one database per access key and region).
+      const code = await reconcileCommand(args, { ...io, connection: { credentials: LOCAL_CREDENTIALS, region: LOCAL_REGION } });
       say(`(exit code ${code})\n`);
       if (code !== expect) throw new Error(`reconcile exited ${code}, expected ${expect}`);
     };

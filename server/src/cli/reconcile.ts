@@ -9,7 +9,7 @@
  */
 import { createInterface } from 'node:readline';
 import { CounterPattern, ReconcileError, ReconcileReport, RepairReport, RepairResult, Scope } from '../reconcile/types';
-import { createClient, endpointProblem } from '../reconcile/client';
+import { Connection, createClient, endpointProblem } from '../reconcile/client';
 import { reconcile } from '../reconcile/engine';
 import { repair } from '../reconcile/repair';
 import { formatRepair, formatTable } from '../reconcile/format';
@@ -56,6 +56,8 @@ or a repair that stopped part-way (its report lists what was written, failed and
 export interface ReconcileIO extends CliIO {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   signal?: AbortSignal;
+  /** Overrides the connection the flags describe (the demo: its own emulator's placeholder credentials and region). */
+  connection?: Pick<Connection, 'credentials' | 'region'>;
 }
 
 interface Options {
@@ -173,7 +175,7 @@ export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise
     io.stdout(RECONCILE_USAGE);
     return EXIT.ok;
   }
-  const client = createClient({ region: o.region, profile: o.profile, endpoint: o.endpoint });
+  const client = createClient({ region: o.region, profile: o.profile, endpoint: o.endpoint, ...io.connection });
   try {
     const report = await reconcile(client, { table: o.table, pattern: o.pattern, scope: o.scope, consistent: o.consistent, maxRcu: o.maxRcu, signal: io.signal });
     if (o.format === 'table') io.stdout(formatTable(report) + '\n');

@@ -21,6 +21,8 @@ export interface Connection {
   connectTimeoutMs?: number;
   /** Give up on an answer after this many ms (default 30 s, ample for a 1 MB page). */
   requestTimeoutMs?: number;
+  /** Static credentials instead of the default chain (the demo's own DynamoDB Local: never the user's profile). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** A loopback host: 127.0.0.0/8, ::1 (also as an IPv4-mapped address) or localhost. */
@@ -73,7 +75,8 @@ export function createClient(conn: Connection): DynamoDBClient {
   const local = isLoopback(conn.endpoint);
   const explicit = !!(conn.profile || process.env.AWS_ACCESS_KEY_ID || process.env.AWS_PROFILE);
   const credentials =
-    local && !explicit ? { accessKeyId: 'local', secretAccessKey: 'local' } : fromNodeProviderChain(conn.profile ? { profile: conn.profile } : {});
+    conn.credentials ??
+    (local && !explicit ? { accessKeyId: 'local', secretAccessKey: 'local' } : fromNodeProviderChain(conn.profile ? { profile: conn.profile } : {}));
   return new DynamoDBClient({
     region: conn.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? (local ? 'us-east-1' : undefined),
     endpoint: conn.endpoint,
