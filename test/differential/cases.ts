@@ -1186,7 +1186,7 @@ add('[query] sort key range reversed', query('PK = :pk AND SK BETWEEN :from AND 
 add('[get] profile fields', get('#name, email, #loc.city', { names: { '#name': 'name', '#loc': 'location' } }), OK);
 add('[get] profile fields bare', get('name, email, location.city'), rej(RESERVED));
 
-/** Case names must be unique: they key mismatches.json. */
+/** Case names must be unique: they key test-results/differential-mismatches.json. */
 export function assertUniqueNames(cases: DiffCase[]): void {
   const seen = new Set<string>();
   for (const c of cases) {

@@ -2,10 +2,11 @@
  * Differential suite: every case in cases.ts goes to DynamoDB Local (one instance, one `Diff` table) and to our
  * validator. Two assertions per case: Local still answers as pinned (so a Local upgrade is noticed), and the
  * validator reports an Error exactly when DynamoDB rejects the request (the documented verdict where Local departs).
- * Every disagreement of the validator is also written to test/differential/mismatches.json (removed when none).
+ * Every disagreement of the validator is also written to test-results/differential-mismatches.json (ignored by git;
+ * removed when none).
  */
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalDynamo, startDynamoDBLocal } from '../../scripts/dynamodb-local';
 import { validateRequest } from '../../server/src/expression';
@@ -13,7 +14,7 @@ import type { ExpressionFinding } from '../../server/src/expression/api';
 import { assertUniqueNames, CASES, DiffCase } from './cases';
 import { createDiffTable, expectedRejection, Observed, pool, runOnLocal, toExpressionRequest, verdictMismatch } from './harness';
 
-const MISMATCHES = join(__dirname, 'mismatches.json');
+const MISMATCHES = join(__dirname, '..', '..', 'test-results', 'differential-mismatches.json');
 const IN_FLIGHT = 8;
 
 interface Judgement {
@@ -57,7 +58,10 @@ function writeMismatches(seen: Observed[], judged: Judgement[]): void {
         ]
       : [],
   );
-  if (rows.length) writeFileSync(MISMATCHES, JSON.stringify(rows, null, 2) + '\n');
+  if (rows.length) {
+    mkdirSync(join(MISMATCHES, '..'), { recursive: true });
+    writeFileSync(MISMATCHES, JSON.stringify(rows, null, 2) + '\n');
+  }
   else if (existsSync(MISMATCHES)) rmSync(MISMATCHES);
 }
 

@@ -48,6 +48,15 @@ export function ensureBuilt(): void {
   if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
 }
 
+// A root hook for every mocha run that loads this file (the lsp and editors tiers, run directly or by `npm test`): they
+// test dist/server.js, so it is rebuilt first when older than server/src (a stat walk when it is fresh).
+if (typeof before === 'function') {
+  before(function () {
+    this.timeout(120_000);
+    ensureBuilt();
+  });
+}
+
 export interface StartOptions {
   /** Declare pull diagnostics support (textDocument.diagnostic). Default false: the server pushes. */
   pull?: boolean;
