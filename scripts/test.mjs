@@ -1,13 +1,19 @@
-// `npm test`: type check, lint (zero warnings), build, then every test tier, ending with one summary line
-// "N passed, N failed". Tiers: unit, differential (DynamoDB Local), lsp (spawns dist/server.js), reconcile
-// (DynamoDB Local), editors (a real Neovim drives dist/server.js), vscode (the extension suite inside a real VS Code via code-server).
+// `npm test`: install what the tiers need and this machine lacks (scripts/setup.mjs: Java, Neovim, Chromium,
+// code-server; one line each, nothing when present), type check, lint (zero warnings), build, then every test tier,
+// ending with one summary line "N passed, N failed"; `npm test -- reconcile vscode` runs only those tiers.
+// Tiers: unit, differential (DynamoDB Local), lsp (spawns dist/server.js), reconcile (DynamoDB Local), editors (a real
+// Neovim drives dist/server.js), vscode (the extension suite inside a real VS Code via code-server), vsix (the same
+// suite against the packaged extension).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setup } from './setup.mjs';
 
 const only = process.argv.slice(2);
 const want = (tier) => only.length === 0 || only.includes(tier);
+// Before any tier: exits with one line saying what to run when it cannot install what is missing.
+setup(only);
 let passed = 0;
 let failed = 0;
 const problems = [];
