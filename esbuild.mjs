@@ -1,8 +1,9 @@
 // The one build: three bundles (extension client, language server, CLI), CommonJS for Node 20.
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { packageDirOf, writeNotices } from './scripts/notices.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -50,10 +51,16 @@ cpSync(require.resolve('tree-sitter-python/tree-sitter-python.wasm'), 'dist/tree
 // The TypeScript compiler, required on first use by the server and the CLI (see lazyTypescript).
 cpSync(require.resolve('typescript'), 'dist/typescript.js');
 
-const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
+const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, metafile: true, ...e })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
+  const results = await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
+  // Third-party notices for what the .vsix ships: the packages bundled into every bundle but dist/cli.js (not shipped,
+  // see .vscodeignore) and the package files copied next to them. The metafiles stay in dist/ for the unit test.
+  const shipped = entries.map((e, i) => ({ e, meta: results[i].metafile })).filter(({ e }) => e.outfile !== 'dist/cli.js');
+  for (const { e, meta } of shipped) writeFileSync(e.outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(meta));
+  const copied = ['web-tree-sitter', 'tree-sitter-python', 'typescript'].map((p) => relative(process.cwd(), packageDirOf(require.resolve(p), p)));
+  writeNotices(process.cwd(), shipped.map((s) => s.meta), copied, 'dist/ThirdPartyNotices.txt');
 }
