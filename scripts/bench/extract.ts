@@ -52,6 +52,54 @@ export async function like${i}(postId: string, userId: string): Promise<void> {
 `, lines);
 }
 
+/** The body every generated request-making function has (as in `tsFile`), indented by two more spaces per `depth`. */
+function likeBody(i: number, depth: number): string {
+  const pad = '  '.repeat(depth);
+  return `
+  const now = Date.now();
+  await doc.send(new TransactWriteCommand({
+    TransactItems: [
+      { Put: { TableName: TABLE, Item: { PK: \`POST#\${postId}\`, SK: \`LIKE#\${userId}\`, at: now }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Update: { TableName: TABLE, Key: { PK: \`POST#\${postId}\`, SK: 'META' }, UpdateExpression: 'ADD likes :one', ExpressionAttributeValues: { ':one': 1 } } },
+    ],
+  }));
+  await client.send(new UpdateItemCommand({
+    TableName: TABLE,
+    Key: { PK: { S: postId } },
+    UpdateExpression: INCREMENT,
+    ExpressionAttributeNames: { '#likes': 'likes' },
+    ExpressionAttributeValues: { ':one': { N: "1" } },
+  }));
+  const params = { TableName: TABLE, KeyConditionExpression: "PK = :pk AND begins_with(SK, :p)", ExpressionAttributeValues: { ':pk': postId, ':p': 'LIKE#' } };
+  const res = await doc.send(new QueryCommand(params));
+  if (res && now > ${i}) await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: postId }, UpdateExpression: 'SET seen = :t', ExpressionAttributeValues: { ':t': new Set(['a', 'b']) } }));
+`.replace(/\n/g, `\n${pad}`);
+}
+
+/**
+ * The statement shapes of issue 11 in one file: helper functions, `export const handlerN = async (event) => {...}`,
+ * classes with methods, and (in the middle) one `module.exports = {...}` of handlers, each with the `tsFile` body.
+ * Edit points carry a marker comment: `/*helper*\/`, `/*handler*\/`, `/*class*\/`, `/*exports*\/`.
+ */
+export function tsShapesFile(lines = LINES): string {
+  const header = tsFile(0);
+  let text = header;
+  let n = header.split('\n').length;
+  let exportsDone = false;
+  for (let i = 0; n < lines; i++) {
+    let b: string;
+    if (!exportsDone && n >= lines / 2) {
+      exportsDone = true;
+      b = '\nmodule.exports = {\n' + Array.from({ length: 8 }, (_, k) => `  async handle${k}(postId, userId) {\n    /*exports*/${likeBody(k, 1)}},\n`).join('') + '};\n';
+    } else if (i % 3 === 0) b = `\nexport async function like${i}(postId: string, userId: string): Promise<void> {\n  /*helper*/${likeBody(i, 0)}}\n`;
+    else if (i % 3 === 1) b = `\nexport const handler${i} = async (event: { postId: string; userId: string }) => {\n  const { postId, userId } = event;\n  /*handler*/${likeBody(i, 0)}};\n`;
+    else b = `\nexport class Repo${i} {\n  async save(postId: string, userId: string) {\n    /*class*/${likeBody(i, 1)}}\n}\n`;
+    text += b;
+    n += b.split('\n').length - 1;
+  }
+  return text;
+}
+
 export function pyFile(lines = LINES): string {
   const header = `import boto3
 from decimal import Decimal
@@ -91,19 +139,55 @@ export function jsonFile(bytes: number): string {
   return `[\n${parts.join(',\n')}\n]\n`;
 }
 
-/** Median time of `update` after a one-character edit in the middle of the file (alternating insert / delete). */
-function afterEdit(text: string, languageId: string, maxFileSize?: number): number {
+/**
+ * Median time of `update` after a one-character edit (alternating insert / delete) at `at`, by default the start of
+ * the middle line; `path` receives which path the edits took and how many units they re-parsed.
+ */
+function afterEdit(text: string, languageId: string, maxFileSize?: number, at = text.indexOf('\n', Math.floor(text.length / 2)) + 1, path?: { update: string; reparsed: number }): number {
   const doc = createDocumentExtractor(languageId, { maxFileSize });
   doc.update(text);
-  const at = text.indexOf('\n', Math.floor(text.length / 2)) + 1;
   const edited = text.slice(0, at) + ' ' + text.slice(at);
   let flip = false;
   const ms = timeMs(() => {
     flip = !flip;
     return flip ? doc.update(edited, [{ start: at, end: at, text: ' ' }]) : doc.update(text, [{ start: at, end: at + 1, text: '' }]);
   }, 21, 4);
+  if (path) Object.assign(path, doc.last);
   doc.dispose();
   return ms;
+}
+
+/** The offset just after a marker (or needle) found after the middle of the text, plus `skip`. */
+export function middle(text: string, needle: string, skip = 0): number {
+  const i = text.indexOf(needle, text.length >> 1);
+  if (i < 0) throw new Error(`bench: no ${needle} after the middle`);
+  return i + needle.length + skip;
+}
+
+/** One edit inside each statement shape of `tsShapesFile`, timed against a bare TypeScript parse of the same text. */
+export const TS_SHAPE_EDITS: { name: string; needle: string; skip: number }[] = [
+  { name: 'inside a helper function', needle: '/*helper*/', skip: 0 },
+  { name: "inside a request's expression string", needle: "'ADD likes :", skip: 0 },
+  { name: 'inside export const handler = async (event) => {...}', needle: '/*handler*/', skip: 0 },
+  { name: 'inside module.exports = {...}', needle: '/*exports*/', skip: 0 },
+  { name: 'inside a class body', needle: '/*class*/', skip: 0 },
+];
+
+function shapeRows(ms: (x: number) => string): BenchRow[] {
+  const text = tsShapesFile();
+  const parse = timeMs(() => ts.createSourceFile('f.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS), 25, 3);
+  return TS_SHAPE_EDITS.map((e) => {
+    const path = { update: '', reparsed: 0 };
+    const edit = afterEdit(text, 'typescript', undefined, middle(text, e.needle, e.skip), path);
+    return {
+      area: 'extract',
+      name: `edit ${e.name}, ${LINES}-line TS`,
+      ours: ms(edit),
+      baseline: `ts.createSourceFile ${ms(parse)}`,
+      ratio: edit / parse,
+      note: `${path.update}, ${path.reparsed} statement(s) re-parsed; aim <= 0.25`,
+    };
+  });
 }
 
 export async function run(): Promise<BenchRow[]> {
@@ -128,6 +212,8 @@ export async function run(): Promise<BenchRow[]> {
 
   const jsonParse = timeMs(() => JSON.parse(jsonText), 5, 1);
   const jsonFull = timeMs(() => extract(jsonText, 'json', big), 5, 1);
+  const jsonPath = { update: '', reparsed: 0 };
+  const jsonEdit = afterEdit(jsonText, 'json', big.maxFileSize, middle(jsonText, '"SET #l', 2), jsonPath);
   const jsonSites = extract(jsonText, 'json', big).sites.length;
 
   const ms = (x: number) => `${x.toFixed(1)} ms`;
@@ -143,8 +229,10 @@ export async function run(): Promise<BenchRow[]> {
     row(`full extraction, ${LINES}-line TS (${tsSites} requests)`, tsFull, 'ts.createSourceFile', tsParse, 'extract / bare parse'),
     row(`after a 1-char edit, ${LINES}-line TS`, tsEdit, 'ts.createSourceFile', tsParse, 'incremental update / full TS parse'),
     row(`full extraction, ${LINES}-line Python (${pySites} requests)`, pyFull, 'tree-sitter parse', pyParse, 'extract / bare parse'),
-    row(`after a 1-char edit, ${LINES}-line Python`, pyEdit, 'ts.createSourceFile (TS file)', tsParse, `incremental update / full TS parse; ${(pyEdit / pyParse).toFixed(2)} of a full Python parse`),
+    row(`after a 1-char edit, ${LINES}-line Python`, pyEdit, 'ts.createSourceFile (TS file)', tsParse, `incremental update / full TS parse`),
+    row(`after a 1-char edit, ${LINES}-line Python`, pyEdit, 'tree-sitter parse', pyParse, 'incremental update / full tree-sitter parse of the same text'),
     row(`full extraction, ${(jsonText.length / 1048576).toFixed(0)} MB JSON (${jsonSites} requests)`, jsonFull, 'JSON.parse', jsonParse, 'extract / bare parse'),
-    row(`after a 1-char edit, 10 MB JSON (no incremental JSON parse)`, jsonFull, 'ts.createSourceFile (TS file)', tsParse, 'JSON re-extracts fully'),
+    row(`after a 1-char edit in a string, 10 MB JSON`, jsonEdit, 'JSON.parse', jsonParse, `${jsonPath.update}, ${jsonPath.reparsed} member(s) re-visited; aim <= 1`),
+    ...shapeRows(ms),
   ];
 }
