@@ -7,6 +7,8 @@ import { EXIT } from './cli/command';
 import { lintCommand } from './cli/lint';
 import { runReconcileCli } from './cli/reconcile';
 import { demoCommand } from './cli/demo';
+import { LINT_WORKER, serveLintJobs } from './cli/worker';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   lint: { run: lintCommand, summary: 'lint DynamoDB requests in source files (stylish, json or sarif)' },
@@ -64,7 +66,10 @@ export function quietOnClosedPipe(stream: NodeJS.WritableStream): (text: string)
   };
 }
 
-if (require.main === module) {
+if (!isMainThread && workerData === LINT_WORKER && parentPort) {
+  // dist/cli.js started as a `dynalint lint --jobs N` worker thread.
+  serveLintJobs(parentPort);
+} else if (require.main === module) {
   // The AWS SDK warns on stderr, in nine lines, about Node versions it will drop in future releases: nothing a
   // `dynalint reconcile` user can act on, and it buries the one-line result.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

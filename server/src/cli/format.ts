@@ -4,19 +4,56 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Log, ReportingDescriptor, Result } from 'sarif';
+import type { Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { Range } from '../extract/model';
 import type { Finding, Rule, Severity } from '../rules/types';
 
 export const FORMATS = ['stylish', 'json', 'sarif'] as const;
 export type Format = (typeof FORMATS)[number];
 
+/** A file, or a part of one (`range`), that was not linted, and why. */
+export interface NotLinted {
+  reason: string;
+  range?: Range;
+}
+
+/** One file's outcome. The text is not kept (a run over a large tree must not hold every file): only positions. */
 export interface FileReport {
   /** Path relative to the working directory, with `/` separators. */
   file: string;
-  text: string;
   findings: Finding[];
+  notLinted?: NotLinted[];
+  /** Line/character of every offset the formats print (finding, related and not-linted ranges). */
+  positions: Map<number, Position>;
 }
+
+/** A file's report, with the positions of the offsets it needs computed from its text (then dropped). */
+export function fileReport(file: string, text: string, findings: Finding[], notLinted?: NotLinted[]): FileReport {
+  const index = new LineIndex(text);
+  const positions = new Map<number, Position>();
+  const note = (r: Range | undefined) => {
+    if (!r) return;
+    for (const o of [r.start, r.end]) if (!positions.has(o)) positions.set(o, index.positionAt(o));
+  };
+  for (const f of findings) {
+    note(f.range);
+    for (const rel of f.related ?? []) note(rel.range);
+  }
+  for (const n of notLinted ?? []) note(n.range);
+  const report: FileReport = { file, findings, positions };
+  if (notLinted?.length) report.notLinted = notLinted;
+  return report;
+}
+
+const at = (r: FileReport, offset: number): Position => r.positions.get(offset) ?? { line: 0, character: offset };
+const rangeOf = (r: FileReport, range: Range) => ({ start: at(r, range.start), end: at(r, range.end) });
+
+/** `path: not linted: reason` (with the line of a region). */
+export function notLintedLines(reports: FileReport[]): string[] {
+  return reports.flatMap((r) => (r.notLinted ?? []).map((n) => `${r.file}: not linted: ${n.reason}`));
+}
+
+export const countNotLinted = (reports: FileReport[]): number => reports.reduce((n, r) => n + (r.notLinted?.length ?? 0), 0);
 
 export interface Position {
   line: number;
@@ -81,9 +118,8 @@ export function formatStylish(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
     if (!r.findings.length) continue;
-    const index = new LineIndex(r.text);
     const rows = sortFindings(r.findings).map((f) => {
-      const p = index.positionAt(f.range.start);
+      const p = at(r, f.range.start);
       return [`${p.line + 1}:${p.character + 1}`, f.severity, f.message.replace(/\s*\n\s*/g, ' '), f.ruleId];
     });
     const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
@@ -91,9 +127,11 @@ export function formatStylish(reports: FileReport[]): string {
     for (const row of rows) lines.push(`  ${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`);
     lines.push('');
   }
+  const skipped = notLintedLines(reports);
+  if (skipped.length) lines.push(...skipped.map((l) => `⚠ ${l}`), '');
   const c = countFindings(reports);
   const total = c.errors + c.warnings + c.infos + c.hints;
-  if (total === 0) return '';
+  if (total === 0) return lines.length ? lines.join('\n') + '\n' : '';
   const parts = [plural(c.errors, 'error'), plural(c.warnings, 'warning')];
   if (c.infos) parts.push(`${c.infos} info`);
   if (c.hints) parts.push(plural(c.hints, 'hint'));
@@ -115,13 +153,21 @@ export interface JsonDiagnostic {
   range: { start: Position; end: Position };
 }
 
-export function toJson(reports: FileReport[]): { file: string; diagnostics: JsonDiagnostic[] }[] {
+export interface JsonFile {
+  file: string;
+  diagnostics: JsonDiagnostic[];
+  /** What was not linted in this file (no `range`: the whole file). Absent when everything was. */
+  skipped?: { reason: string; range?: { start: Position; end: Position } }[];
+}
+
+export function toJson(reports: FileReport[]): JsonFile[] {
   return reports.map((r) => {
-    const index = new LineIndex(r.text);
-    return {
+    const out: JsonFile = {
       file: r.file,
-      diagnostics: sortFindings(r.findings).map((f) => ({ ruleId: f.ruleId, severity: f.severity, message: f.message, range: index.range(f.range) })),
+      diagnostics: sortFindings(r.findings).map((f) => ({ ruleId: f.ruleId, severity: f.severity, message: f.message, range: rangeOf(r, f.range) })),
     };
+    if (r.notLinted?.length) out.skipped = r.notLinted.map((n) => (n.range ? { reason: n.reason, range: rangeOf(r, n.range) } : { reason: n.reason }));
+    return out;
   });
 }
 
@@ -167,12 +213,12 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
   });
   const ruleIndex = new Map(ids.map((id, i) => [id, i]));
   const results: Result[] = [];
+  const notifications: Notification[] = [];
   for (const r of reports) {
-    const index = new LineIndex(r.text);
     const artifactLocation = sarifArtifact(r.file, cwd);
     const region = (range: Range) => {
-      const s = index.positionAt(range.start);
-      const e = index.positionAt(range.end);
+      const s = at(r, range.start);
+      const e = at(r, range.end);
       return { startLine: s.line + 1, startColumn: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1 };
     };
     for (const f of sortFindings(r.findings)) {
@@ -203,6 +249,13 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
       }
       results.push(result);
     }
+    for (const n of r.notLinted ?? []) {
+      notifications.push({
+        level: 'warning',
+        message: { text: `${r.file}: not linted: ${n.reason}` },
+        locations: [{ physicalLocation: n.range ? { artifactLocation, region: region(n.range) } : { artifactLocation } }],
+      });
+    }
   }
   const root = pathToFileURL(cwd).href;
   return {
@@ -213,6 +266,8 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
         tool: { driver: { name: tool.name, version: tool.version, informationUri: tool.informationUri, rules: descriptors } },
         originalUriBaseIds: { SRCROOT: { uri: root.endsWith('/') ? root : root + '/' } },
         columnKind: 'utf16CodeUnits',
+        // Files and parts of files not linted are tool execution notifications: the run succeeded, with gaps.
+        invocations: [notifications.length ? { executionSuccessful: true, toolExecutionNotifications: notifications } : { executionSuccessful: true }],
         results,
       },
     ],

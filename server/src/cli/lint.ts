@@ -1,25 +1,30 @@
 /**
- * `dynalint lint [paths or globs] [--format stylish|text|json|sarif] [--max-warnings N] [--fix] [--fix-dry-run] [--config path]`
+ * `dynalint lint [paths or globs] [--format stylish|text|json|sarif] [--max-warnings N] [--fix] [--fix-dry-run]
+ * [--config path] [--max-file-size bytes] [--strict] [--jobs N]`
  *
- * Exit 0 when clean, 1 on errors (or more warnings than --max-warnings), 2 on bad usage.
+ * Exit 0 when clean, 1 on errors (or more warnings than --max-warnings, or with --strict anything not linted), 2 on bad
+ * usage. Files are linted one by one (their texts are not kept) on the main thread or in worker threads; the report
+ * lists them in path order whatever the parallelism.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { relative, sep } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
-import { extract, initParsers, languageIdForPath } from '../extract';
-import { fixAll } from '../fix/apply';
+import { join, relative, sep } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { languageIdForPath } from '../extract';
 import type { DynalintSettings } from '../protocol/settings';
-import { allRules, runRules } from '../rules';
-import type { Finding } from '../rules/types';
+import { allRules } from '../rules';
 import { CliIO, EXIT, UsageError, parseArgs } from './command';
 import { CliConfig } from './config';
 import { collectFiles } from './files';
-import { FORMATS, FileReport, Format, countFindings, formatReports } from './format';
+import { FORMATS, FileReport, Format, countFindings, countNotLinted, fileReport, formatReports } from './format';
+import { type LintJob, type LintOutcome, lintFile } from './lint-file';
+import { type JobMessage, LINT_WORKER } from './worker';
+
+export { lintText } from './lint-file';
 
 export const LINT_USAGE = `Usage: dynalint lint [paths or globs...] [options]
 
 Lints DynamoDB requests in JSON, TypeScript/JavaScript and Python files (directories are walked; .gitignore is
-respected; node_modules is skipped).
+respected; node_modules is skipped). Files and lines that are not linted (too large, binary, minified code) are
+reported: a warning line (stylish), a "skipped" entry (json), a tool execution notification (sarif).
 
 Options:
   --format stylish|json|sarif   Report format (default: stylish; text is the same as stylish)
@@ -28,16 +33,15 @@ Options:
   --fix-dry-run                 Print the safe fixes as a unified diff, write nothing
   --config path                 Use this .dynalintrc.json for every file (default: the nearest one above each file,
                                 up to the repository root)
+  --max-file-size bytes         Skip (and report) files larger than this (default: 2097152, or maxFileSize in the
+                                config)
+  --strict                      Exit 1 when any file or part of a file was not linted
+  --jobs N                      Lint in N worker threads, at least 40 files each (default: 1, no workers); the
+                                report is the same whatever N
   --help                        Show this help
 `;
 
 export const TOOL = { name: 'dynalint', version: '0.1.0', informationUri: 'https://github.com/dynalint/dynalint' };
-
-/** Lint one document's text: extraction then every enabled rule (suppressions and severities applied by runRules). */
-export function lintText(text: string, languageId: string, settings: DynalintSettings, log: (message: string) => void): Finding[] {
-  const res = extract(text, languageId, { maxFileSize: settings.maxFileSize });
-  return res.skipped ? [] : runRules(text, languageId, res.sites, { fileRules: settings.rules, log });
-}
 
 interface LintOptions {
   format: Format;
@@ -45,14 +49,28 @@ interface LintOptions {
   fix: boolean;
   dryRun: boolean;
   config?: string;
+  maxFileSize?: number;
+  strict: boolean;
+  jobs: number;
   paths: string[];
 }
+
+/** Fewer files than this per worker do not pay for a worker's start-up: fewer workers are started. */
+const FILES_PER_WORKER = 40;
+
+/**
+ * Default parallelism: none. Measured on this 2-core machine (shared, load 6-11), 2 workers were slower than one
+ * thread (each worker compiles the TypeScript compiler and warms its own JIT): see ARCHITECTURE.md, CLI.
+ * `--jobs N` opts in.
+ */
+const DEFAULT_JOBS = 1;
+
 
 /** Other names people use for a format. */
 const FORMAT_ALIASES: Record<string, Format> = { text: 'stylish' };
 
 function options(argv: string[]): LintOptions | 'help' {
-  const a = parseArgs(argv, { values: ['format', 'max-warnings', 'config'], booleans: ['fix', 'fix-dry-run', 'help'] });
+  const a = parseArgs(argv, { values: ['format', 'max-warnings', 'config', 'max-file-size', 'jobs'], booleans: ['fix', 'fix-dry-run', 'strict', 'help'] });
   if (a.flags.has('help')) return 'help';
   const name = (a.values.get('format')?.[0] ?? 'stylish').toLowerCase();
   const format = (FORMAT_ALIASES[name] ?? name) as Format;
@@ -60,7 +78,14 @@ function options(argv: string[]): LintOptions | 'help' {
   const mw = a.values.get('max-warnings')?.[0];
   if (mw !== undefined && !/^-?\d+$/.test(mw)) throw new UsageError('--max-warnings needs a whole number');
   if (a.flags.has('fix') && a.flags.has('fix-dry-run')) throw new UsageError('--fix and --fix-dry-run cannot be combined');
+  const mfs = a.values.get('max-file-size')?.[0];
+  if (mfs !== undefined && !/^[1-9]\d*$/.test(mfs)) throw new UsageError('--max-file-size needs a number of bytes (1 or more)');
+  const jobs = a.values.get('jobs')?.[0];
+  if (jobs !== undefined && !/^[1-9]\d*$/.test(jobs)) throw new UsageError('--jobs needs a whole number (1 or more)');
   return {
+    maxFileSize: mfs === undefined ? undefined : Number(mfs),
+    strict: a.flags.has('strict'),
+    jobs: jobs === undefined ? 0 : Number(jobs),
     format,
     maxWarnings: mw === undefined ? -1 : Number(mw),
     fix: a.flags.has('fix'),
@@ -100,39 +125,42 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`dynalint lint: no files matching ${unmatched.map((u) => `"${u}"`).join(', ')}\n`);
     return EXIT.usage;
   }
-  await initParsers();
-  const reports: FileReport[] = [];
-  let diff = '';
-  let fixedCount = 0;
+  const jobs: (LintJob | FileReport)[] = [];
   for (const abs of files) {
     const file = toPosix(relative(io.cwd, abs)) || abs;
     const languageId = languageIdForPath(abs);
     const settings = settingsOf.get(abs)!;
     if (!languageId) {
-      io.stderr(`dynalint lint: skipping ${file}: not a JSON, TypeScript/JavaScript or Python file\n`);
+      jobs.push(fileReport(file, '', [], [{ reason: 'not a JSON, TypeScript/JavaScript or Python file' }]));
       continue;
     }
     if (!settings.languages.includes(languageId)) continue;
-    let text: string;
-    try {
-      text = readFileSync(abs, 'utf8');
-    } catch (e) {
-      io.stderr(`dynalint lint: cannot read ${file}: ${(e as Error).message}\n`);
-      return EXIT.usage;
+    const s = opts.maxFileSize === undefined ? settings : { ...settings, maxFileSize: opts.maxFileSize };
+    jobs.push({ abs, file, languageId, settings: s, fix: opts.fix, dryRun: opts.dryRun });
+  }
+  const todo = jobs.filter((j): j is LintJob => 'abs' in j);
+  const workers = Math.min(opts.jobs || DEFAULT_JOBS, Math.max(1, Math.floor(todo.length / FILES_PER_WORKER)));
+  const outcomes = new Map<LintJob, LintOutcome>();
+  const failed = await runJobs(todo, workers, (job, outcome) => {
+    outcomes.set(job, outcome);
+    for (const m of outcome.messages) io.stderr(`${m}\n`);
+  });
+  if (failed) {
+    io.stderr(`dynalint lint: ${failed}\n`);
+    return EXIT.usage;
+  }
+  const reports: FileReport[] = [];
+  let diff = '';
+  let fixedCount = 0;
+  for (const j of jobs) {
+    if (!('abs' in j)) {
+      reports.push(j);
+      continue;
     }
-    const lint = (t: string) => lintText(t, languageId, settings, (m) => io.stderr(`${file}: ${m}\n`));
-    let findings = lint(text);
-    if ((opts.fix || opts.dryRun) && findings.some((f) => f.fixes?.some((x) => x.safe))) {
-      const result = fixAll(text, findings, lint);
-      if (result.text !== text) {
-        fixedCount += result.fixed;
-        if (opts.fix) writeFileSync(abs, result.text);
-        else diff += createTwoFilesPatch(`a/${file}`, `b/${file}`, text, result.text, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
-        text = result.text;
-        findings = result.remaining ?? lint(text);
-      }
-    }
-    reports.push({ file, text, findings });
+    const o = outcomes.get(j)!;
+    reports.push(o.report);
+    diff += o.diff ?? '';
+    fixedCount += o.fixed;
   }
   if (opts.dryRun) io.stdout(diff);
   else io.stdout(formatReports(opts.format, reports, allRules, io.cwd, TOOL));
@@ -140,5 +168,61 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
   const c = countFindings(reports);
   const tooManyWarnings = opts.maxWarnings >= 0 && c.warnings > opts.maxWarnings;
   if (tooManyWarnings && opts.format === 'stylish' && !opts.dryRun) io.stdout(`dynalint found too many warnings (maximum: ${opts.maxWarnings}).\n`);
-  return c.errors > 0 || tooManyWarnings ? EXIT.problems : EXIT.ok;
+  const notLinted = countNotLinted(reports);
+  if (opts.strict && notLinted > 0) io.stderr(`dynalint lint: --strict: ${notLinted} file${notLinted === 1 ? '' : 's'} or part${notLinted === 1 ? '' : 's'} not linted\n`);
+  return c.errors > 0 || tooManyWarnings || (opts.strict && notLinted > 0) ? EXIT.problems : EXIT.ok;
+}
+
+/** A lint worker: this bundle started again (dist/cli.js), or worker.ts through tsx when running from sources (tests). */
+function startWorker(): Worker {
+  if (!/\.ts$/.test(__filename)) return new Worker(__filename, { workerData: LINT_WORKER });
+  const entry = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, 'worker.ts'))});`;
+  return new Worker(entry, { eval: true, workerData: LINT_WORKER });
+}
+
+/**
+ * Lint every job, on this thread (`workers` = 1) or in worker threads, calling `done` for each; an error message when a
+ * file could not be read or a worker failed (the run stops), else undefined. Each worker gets one file at a time,
+ * so the load balances and at most `workers` outcomes are in flight.
+ */
+async function runJobs(jobs: LintJob[], workers: number, done: (job: LintJob, outcome: LintOutcome) => void): Promise<string | undefined> {
+  if (workers <= 1 || jobs.length <= 1) {
+    for (const job of jobs) {
+      const outcome = await lintFile(job);
+      if (outcome.error) return outcome.error;
+      done(job, outcome);
+    }
+    return undefined;
+  }
+  let next = 0;
+  let failure: string | undefined;
+  const pool = Array.from({ length: Math.min(workers, jobs.length) }, startWorker);
+  try {
+    await Promise.all(
+      pool.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            const send = () => {
+              if (failure !== undefined || next >= jobs.length) return resolve();
+              const id = next++;
+              w.postMessage({ id, job: jobs[id] } satisfies JobMessage);
+            };
+            w.on('message', (m: { id: number; outcome?: LintOutcome; failure?: string }) => {
+              if (m.outcome?.error) failure ??= m.outcome.error;
+              else if (m.outcome) done(jobs[m.id], m.outcome);
+              else failure ??= `lint of ${jobs[m.id].file} failed: ${m.failure}`;
+              send();
+            });
+            w.on('error', (e) => {
+              failure ??= `a lint worker failed: ${(e as Error)?.stack ?? String(e)}`;
+              resolve();
+            });
+            send();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+  return failure;
 }
