@@ -115,7 +115,7 @@ describe('cli: what is not linted is reported', () => {
     const invocation = log.runs[0].invocations?.[0];
     assert.equal(invocation?.executionSuccessful, true);
     assert.deepEqual(
-      invocation?.toolExecutionNotifications?.map((n) => [n.level, n.message.text.replace(/\d+/g, 'N'), n.locations?.[0].physicalLocation?.artifactLocation?.uri, n.locations?.[0].physicalLocation?.region?.startLine]),
+      invocation?.toolExecutionNotifications?.map((n) => [n.level, n.message.text?.replace(/\d+/g, 'N'), n.locations?.[0].physicalLocation?.artifactLocation?.uri, n.locations?.[0].physicalLocation?.region?.startLine]),
       [
         ['warning', 'src/binary.json: not linted: binary or UTF-N file (NUL bytes)', 'src/binary.json', undefined],
         ['warning', 'src/bundled.js: not linted: line N is minified code (N characters outside strings > N)', 'src/bundled.js', 8],
