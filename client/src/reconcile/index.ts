@@ -17,9 +17,9 @@ import {
   formatRepair,
   reconcile,
   repair,
-  toCsv,
 } from '../../../server/src/reconcile';
 import { reconcileHtml } from './html';
+import { exportText, handlePageMessage } from './messages';
 import { connectionDetail, connectionProblem, repairNotice, rowOutcomes, settle } from './present';
 
 export const RECONCILE_COMMAND = 'dynalint.reconcile';
@@ -230,20 +230,17 @@ function showReport(context: vscode.ExtensionContext, deps: ReconcileDeps, clien
   });
   panel.onDidDispose(() => client.destroy(), undefined, context.subscriptions);
   panel.webview.onDidReceiveMessage(
-    async (m: { type: string; format?: string; rows?: number[] }) => {
-      // Nothing here may reject: an error is shown, never left as an unhandled rejection.
-      try {
-        if (m.type === 'export') await exportReport(report, m.format === 'csv' ? 'csv' : 'json');
-        if (m.type === 'repair' && repairable && m.rows?.length) {
-          const outcomes = await repairRows(deps, client, report, m.rows, conn);
-          if (outcomes) void panel.webview.postMessage({ type: 'repaired', outcomes });
-        }
-      } catch (e) {
-        const message = e instanceof ReconcileError ? e.message : `${m.type === 'export' ? 'Export' : 'Repair'} failed: ${(e as Error)?.message ?? String(e)}`;
-        deps.output?.error(message);
-        void vscode.window.showErrorMessage(`Dynalint: ${message}`);
-      }
-    },
+    (m: unknown) =>
+      handlePageMessage(m, {
+        repairable,
+        exportReport: (format) => exportReport(report, format),
+        repairRows: (rows) => repairRows(deps, client, report, rows, conn),
+        post: (message) => void panel.webview.postMessage(message),
+        showError: (message) => {
+          deps.output?.error(message);
+          void vscode.window.showErrorMessage(`Dynalint: ${message}`);
+        },
+      }),
     undefined,
     context.subscriptions,
   );
@@ -255,8 +252,7 @@ async function exportReport(report: ReconcileReport, format: 'json' | 'csv'): Pr
     filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
   });
   if (!uri) return;
-  const text = format === 'csv' ? toCsv(report) : JSON.stringify(report, null, 2) + '\n';
-  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(exportText(report, format), 'utf8'));
 }
 
 /**
