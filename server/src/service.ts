@@ -168,7 +168,7 @@ export class DynalintService {
       this.forgetExtractor(doc.uri);
       this.log(`lint failed for ${doc.uri} v${doc.version}: ${(e as Error)?.stack ?? String(e)}`);
     };
-    const language = languageId === doc.languageId ? languageId : `${languageId} (the client sent "${doc.languageId}")`;
+    const language = languageId === doc.languageId ? languageId || '""' : `${languageId} (the client sent "${doc.languageId}")`;
     if (!settings.enable) analysis.skipped = 'disabled by dynalint.enable';
     else if (!settings.languages.includes(languageId)) analysis.skipped = `language ${language} is not in dynalint.languages`;
     else {

@@ -176,7 +176,8 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
 /** A lint worker: this bundle started again (dist/cli.js), or worker.ts through tsx when running from sources (tests). */
 function startWorker(): Worker {
   if (!/\.ts$/.test(__filename)) return new Worker(__filename, { workerData: LINT_WORKER });
-  const entry = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, 'worker.ts'))});`;
+  const resolveAtRunTime = (id: string) => require.resolve(id); // not for the bundler: only sources run this
+  const entry = `require(${JSON.stringify(resolveAtRunTime('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, 'worker.ts'))});`;
   return new Worker(entry, { eval: true, workerData: LINT_WORKER });
 }
 
