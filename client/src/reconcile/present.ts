@@ -77,7 +77,8 @@ export function repairNotice(result: RepairReport, asked: number): { level: 'inf
   const possibly = result.results.filter((r) => r.outcome.status === 'possibly-written' && r.outcome.found !== 'written').length;
   if (possibly) parts.push(`${possibly} possibly written (answer lost; see the page)`);
   if (count('failed')) parts.push(`${count('failed')} failed`);
-  if (count('not-attempted')) parts.push(`${count('not-attempted')} not attempted`);
+  // After a stop, how many were left; otherwise a not-attempted row is a deliberate skip, shown on its row.
+  if (result.partial && count('not-attempted')) parts.push(`${count('not-attempted')} not attempted`);
   const text = `Dynalint: ${parts.join(', ')}.` + (result.partial ? ` ${result.partial.message}` : '');
   return { level: result.partial?.reason === 'error' ? 'error' : result.partial || possibly ? 'warning' : 'info', text };
 }

@@ -93,7 +93,8 @@ export function formatRepair(r: RepairReport): string {
   });
   const possibly = r.results.filter((x) => x.outcome.status === 'possibly-written').length;
   const failed = r.results.filter((x) => x.outcome.status === 'failed').length;
-  const notAttempted = r.results.filter((x) => x.outcome.status === 'not-attempted').length;
+  // After a stop, say how many were left; otherwise a not-attempted row is a deliberate skip, listed above.
+  const notAttempted = r.partial ? r.results.filter((x) => x.outcome.status === 'not-attempted').length : 0;
   out.push(
     `${r.written} item(s) written` +
       (possibly ? `, ${possibly} possibly written (answer lost; re-read)` : '') +
