@@ -28,9 +28,9 @@ npm install --no-audit --no-fund code-server@4.99.4 --ignore-scripts >/dev/null
 cd node_modules/code-server/lib/vscode
 npm install --no-audit --no-fund --omit=dev --ignore-scripts >/dev/null
 mkdir -p node_modules/@vscode/ripgrep/bin && cp "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
-for m in kerberos node-pty @parcel/watcher @vscode/spdlog @vscode/deviceid; do npm rebuild "$m" >/dev/null; done
+for m in kerberos node-pty @parcel/watcher @vscode/spdlog @vscode/deviceid; do npm rebuild --loglevel=error "$m" >/dev/null; done
 ln -sfn node_modules node_modules.asar
 (cd extensions && npm install --no-audit --no-fund --omit=dev --ignore-scripts >/dev/null)
-cd "$dir" && npm rebuild argon2 >/dev/null
+cd "$dir" && npm rebuild --loglevel=error argon2 >/dev/null
 node node_modules/code-server/out/node/entry.js --version >/dev/null
 touch "$dir/.ok"

@@ -82,6 +82,9 @@ function fail(line) {
 export function setup(targets) {
   const tiers = targets.length ? targets : ALL_TIERS;
   const wanted = new Set(tiers.flatMap((t) => NEEDS[t] ?? []));
+  if (wanted.has('chromium') && process.env.CHROMIUM_PATH && !findChromium()) {
+    fail(`setup: CHROMIUM_PATH=${process.env.CHROMIUM_PATH} is not an executable file: fix it or unset it`);
+  }
   const todo = missing(wanted);
   if (!todo.length) return;
   const aptNames = [...new Set(todo.flatMap((t) => t.apt))].map((p) => (p === 'java' ? 'openjdk-17-jre-headless' : p));
