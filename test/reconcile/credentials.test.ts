@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectionDetail, connectionProblem, repairNotice, rowOutcomes, settle } from '../../client/src/reconcile/present';
+import { connectionDetail, connectionProblem, noticeText, repairNotice, rowOutcomes, settle } from '../../client/src/reconcile/present';
 import { createClient, endpointProblem, isLoopbackHost, ReconcileError, RepairReport } from '../../server/src/reconcile';
 import { runReconcile } from './support';
 
@@ -98,6 +98,14 @@ describe('reconcile in VS Code: what a repair shows', () => {
     };
     assert.deepEqual(rowOutcomes(r, [0]), [{ index: 0, text: 'possibly written (answer lost): a consistent re-read finds 5: not written', ok: false }]);
     assert.deepEqual(repairNotice(r, 1), { level: 'warning', text: 'Dynalint: 0 of 1 counter(s) written, 1 possibly written (answer lost; see the page).' });
+  });
+
+  it('notifications carry endpoint text without live links', () => {
+    const t = noticeText('Dynalint: Access denied; endpoint said: "[fix it](https://evil.example) or [run](command:workbench.action.terminal.sendSequence)"');
+    assert.doesNotMatch(t, /\]\(/);
+    assert.equal(t.replace(/\u200b/g, ''), 'Dynalint: Access denied; endpoint said: "[fix it](https://evil.example) or [run](command:workbench.action.terminal.sendSequence)"');
+    const partialLink: RepairReport = { ...partial, partial: { reason: 'error', message: 'Stopped: endpoint said: "[x](https://evil.example)"' } };
+    assert.doesNotMatch(repairNotice(partialLink, 3).text, /\]\(/);
   });
 
   it('a repair that fails before any write settles with its error instead of rejecting', async () => {

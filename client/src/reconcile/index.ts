@@ -20,7 +20,7 @@ import {
 } from '../../../server/src/reconcile';
 import { reconcileHtml } from './html';
 import { exportText, handlePageMessage } from './messages';
-import { connectionDetail, connectionProblem, repairNotice, rowOutcomes, settle } from './present';
+import { connectionDetail, connectionProblem, noticeText, repairNotice, rowOutcomes, settle } from './present';
 
 export const RECONCILE_COMMAND = 'dynalint.reconcile';
 
@@ -80,7 +80,7 @@ async function pickConnection(name?: string): Promise<ConnectionSetting | undefi
   }
   const problem = chosen && connectionProblem(chosen);
   if (problem) {
-    void vscode.window.showErrorMessage(`Dynalint: connection ${JSON.stringify(chosen!.name)}: ${problem}`);
+    void vscode.window.showErrorMessage(noticeText(`Dynalint: connection ${JSON.stringify(chosen!.name)}: ${problem}`));
     return undefined;
   }
   return chosen;
@@ -172,7 +172,7 @@ async function runCommand(context: vscode.ExtensionContext, deps: ReconcileDeps,
   try {
     client = (deps.createClient ?? ((c: ConnectionSetting) => createClient(c)))(conn);
   } catch (e) {
-    void vscode.window.showErrorMessage(`Dynalint: ${(e as Error)?.message ?? String(e)}`);
+    void vscode.window.showErrorMessage(noticeText(`Dynalint: ${(e as Error)?.message ?? String(e)}`));
     return undefined;
   }
   let keepClient = false;
@@ -209,7 +209,7 @@ async function runCommand(context: vscode.ExtensionContext, deps: ReconcileDeps,
   } catch (e) {
     const message = e instanceof ReconcileError ? e.message : `Reconcile failed: ${(e as Error).message ?? String(e)}`;
     log?.error(message);
-    void vscode.window.showErrorMessage(`Dynalint: ${message}`);
+    void vscode.window.showErrorMessage(noticeText(`Dynalint: ${message}`));
     return undefined;
   } finally {
     if (!keepClient) client.destroy();
@@ -238,7 +238,7 @@ function showReport(context: vscode.ExtensionContext, deps: ReconcileDeps, clien
         post: (message) => void panel.webview.postMessage(message),
         showError: (message) => {
           deps.output?.error(message);
-          void vscode.window.showErrorMessage(`Dynalint: ${message}`);
+          void vscode.window.showErrorMessage(noticeText(`Dynalint: ${message}`));
         },
       }),
     undefined,
@@ -301,7 +301,7 @@ export async function repairRows(
   );
   if ('error' in settled) {
     deps.output?.error(`repair ${report.table}: ${settled.error}`);
-    void vscode.window.showErrorMessage(`Dynalint: nothing written: ${settled.error}`);
+    void vscode.window.showErrorMessage(noticeText(`Dynalint: nothing written: ${settled.error}`));
     return chosen.map((c) => ({ index: c.index, text: `not attempted (${settled.error})`, ok: false }));
   }
   const result = settled.report;

@@ -8,6 +8,15 @@ import { endpointProblem } from '../../../server/src/reconcile/client';
 import { possiblyText } from '../../../server/src/reconcile/format';
 import type { RepairReport } from '../../../server/src/reconcile/types';
 
+/**
+ * Text for a VS Code notification: notifications turn `[label](https://…)` and `[label](command:…)` into live links,
+ * so text that may hold an endpoint's words or table data has that syntax broken (a zero-width space between `]` and
+ * `(`); it reads the same.
+ */
+export function noticeText(text: string): string {
+  return text.replace(/\]\s*\(/g, (m) => m.replace('(', '\u200b('));
+}
+
 /** The endpoint a connection sends to, named even when it is the default. */
 export function endpointOf(c: ConnectionSetting): string {
   return c.endpoint ? c.endpoint : `AWS endpoint of ${c.region ? `region ${c.region}` : 'the default region'}`;
@@ -79,7 +88,7 @@ export function repairNotice(result: RepairReport, asked: number): { level: 'inf
   if (count('failed')) parts.push(`${count('failed')} failed`);
   // After a stop, how many were left; otherwise a not-attempted row is a deliberate skip, shown on its row.
   if (result.partial && count('not-attempted')) parts.push(`${count('not-attempted')} not attempted`);
-  const text = `Dynalint: ${parts.join(', ')}.` + (result.partial ? ` ${result.partial.message}` : '');
+  const text = noticeText(`Dynalint: ${parts.join(', ')}.` + (result.partial ? ` ${result.partial.message}` : ''));
   return { level: result.partial?.reason === 'error' ? 'error' : result.partial || possibly ? 'warning' : 'info', text };
 }
 
