@@ -160,7 +160,7 @@ function main(): void {
   const misses: Located[] = [];
   const falseAlarms: Located[] = [];
   const notLinted: string[] = [];
-  let uncertainHits = 0;
+  const onUncertain: Located[] = [];
   let belowWarning = 0;
 
   for (const { entry, rel } of present) {
@@ -181,7 +181,7 @@ function main(): void {
         continue;
       }
       if ((entry.uncertain ?? []).some((l) => matches(l, f))) {
-        uncertainHits++;
+        onUncertain.push({ file: name, line: f.line, rule: f.ruleId, text: f.message });
         continue;
       }
       stat(f.ruleId).falsePositives++;
@@ -230,7 +230,7 @@ function main(): void {
     byLanguage,
     cleanFiles: present.filter((p) => p.entry.labels.length === 0).length,
     uncertainLabels: present.reduce((n, p) => n + (p.entry.uncertain?.length ?? 0), 0),
-    findingsOnUncertainLabels: uncertainHits,
+    findingsOnUncertainLabels: onUncertain,
     findingsBelowWarning: belowWarning,
     rules: Object.fromEntries(rules.map((r) => [r, stats.get(r)])),
     total,
@@ -247,7 +247,7 @@ function main(): void {
     `  by language: ${Object.entries(byLanguage)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}; ${summary.cleanFiles} labelled clean; ${summary.uncertainLabels} uncertain labels ` +
-      `(${uncertainHits} findings on them, not scored); ${belowWarning} info/hint findings ignored`,
+      `(${onUncertain.length} findings on them, not scored); ${belowWarning} info/hint findings ignored`,
   );
   if (notLinted.length > 0) console.log(`  not reported by the linter at all: ${notLinted.join(', ')}`);
   console.log('');
@@ -269,6 +269,8 @@ function main(): void {
   for (const m of misses) console.log(`  ${m.file}:${m.line}  ${m.rule}  — ${m.text}`);
   console.log(`\nFalse alarms (${falseAlarms.length}):`);
   for (const f of falseAlarms) console.log(`  ${f.file}:${f.line}  ${f.rule}  — ${f.text}`);
+  console.log(`\nFindings on uncertain labels, not scored (${onUncertain.length}):`);
+  for (const f of onUncertain) console.log(`  ${f.file}:${f.line}  ${f.rule}`);
 }
 
 main();
