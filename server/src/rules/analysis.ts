@@ -6,7 +6,7 @@ import { AttrType, ObjectNode, Property, Range, RequestSite, StringNode, VNode, 
 import { Operation, operationsOf } from '../extract/operations';
 import { parseExpression } from '../expression/parser';
 import type {
-  AddAction, ConditionNode, ExpressionKind, FunctionNode, Operand, ParseResult, PathNode, SetAction, UpdateAction, UpdateClause, UpdateExpressionNode, ValueRefNode,
+  AddAction, Comparator, ConditionNode, ExpressionKind, FunctionNode, Operand, ParseResult, PathNode, SetAction, UpdateAction, UpdateClause, UpdateExpressionNode, ValueRefNode,
 } from '../expression/ast';
 
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -331,4 +331,198 @@ export function tableId(text: string, op: Operation): string | undefined {
   if (t) return 'expr:' + text.slice(t.range.start, t.range.end);
   // No TableName and no resolvable boto3 Table receiver (`op.table` holds those): unknown, so compare as equal.
   return undefined;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Replays                                                                                                            */
+
+/**
+ * What an action leaves in an attribute, as its replay's condition sees it: `absent` (deleted, REMOVEd, or not in a
+ * complete Put Item), `set` to a value written in the request (`SET x = :v`, a Put Item entry), `changed` by arithmetic
+ * or ADD (a new value not written out), `present` (a key attribute of an Update: the item exists afterwards, value
+ * unchanged), `kept` (not touched: what the condition saw still holds), `unknown` (a spread Item, an expression that is
+ * not a literal).
+ */
+type Effect =
+  | { kind: 'absent' | 'changed' | 'present' | 'kept' | 'unknown' }
+  | { kind: 'set'; value: ValueIdentity };
+
+/** A written value: the `:placeholder` that carries it and its literal text when known. */
+interface ValueIdentity {
+  ref?: string;
+  text?: string;
+}
+
+/** What an action does to each attribute, read once per action. */
+interface Effects {
+  of(attr: string): Effect;
+}
+
+function effectsOf(op: { kind: string; params: ObjectNode; site: RequestSite }): Effects | undefined {
+  const { params, site } = op;
+  if (op.kind === 'Delete' || op.kind === 'BatchDelete') return { of: () => ({ kind: 'absent' }) };
+  if (op.kind === 'ConditionCheck') return { of: () => ({ kind: 'kept' }) };
+  if (op.kind === 'Put' || op.kind === 'BatchPut') {
+    const item = prop(params, 'Item');
+    if (item?.kind !== 'object') return undefined;
+    return {
+      of: (attr) => {
+        const top = attr.split(/[.[]/)[0];
+        const entry = propEntry(item, top);
+        if (!entry) return item.complete ? { kind: 'absent' } : { kind: 'unknown' };
+        if (top !== attr) return { kind: 'unknown' };
+        const text = scalarText(entry.value, site.style);
+        return { kind: 'set', value: { text: text === undefined ? undefined : `${attrType(entry.value, site.style)}:${text}` } };
+      },
+    };
+  }
+  if (op.kind !== 'Update') return undefined;
+  const upd = updateOf(params);
+  if (!upd) return undefined;
+  const names = namesOf(params);
+  const map = new Map<string, Effect>();
+  for (const clause of upd.ast.clauses) {
+    for (const a of clause.actions) {
+      const key = pathKey(a.path, names);
+      if (a.type === 'REMOVE') map.set(key, { kind: 'absent' });
+      else if (a.type === 'ADD' || a.type === 'DELETE') map.set(key, { kind: 'changed' });
+      else {
+        const v = unwrap(a.value);
+        if (v.type === 'value') map.set(key, { kind: 'set', value: identity({ params, site }, v) });
+        else map.set(key, { kind: 'changed' });
+      }
+    }
+  }
+  const keys = new Set(keyNames(params));
+  return { of: (attr) => map.get(attr) ?? (keys.has(attr) ? { kind: 'present' } : { kind: 'kept' }) };
+}
+
+function identity(op: { params: ObjectNode; site: RequestSite }, ref: ValueRefNode): ValueIdentity {
+  const f = valueFacts(op, ref);
+  return { ref: ref.name, text: f.text === undefined ? undefined : `${f.type}:${f.text}` };
+}
+
+/** Whether two written values are the same one: the same placeholder, or equal literals; undefined when unknown. */
+function sameValue(a: ValueIdentity, b: ValueIdentity): boolean | undefined {
+  if (a.ref && a.ref === b.ref) return true;
+  if (a.text !== undefined && b.text !== undefined) return a.text === b.text;
+  return undefined;
+}
+
+type Truth = 'false' | 'maybe' | 'unknown';
+
+const FLIP: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '=': '=', '<>': '<>' };
+
+/**
+ * Whether a condition is surely false when the action runs again right after it succeeded, given what the action
+ * left behind. `false` is proved; `maybe` may hold; `unknown` when what the action writes is not known.
+ * `lease`: an OR of a proved-false branch and an expiry comparison (`attribute_not_exists(PK) OR expiresAt < :now`)
+ * counts as false, the replay failing until the lease expires.
+ */
+function onReplay(c: ConditionNode, fx: Effects, op: { params: ObjectNode; site: RequestSite }, names: Names): { truth: Truth; lease?: boolean } {
+  const attr = (o: Operand): string | undefined => {
+    const u = unwrap(o);
+    return u.type === 'path' ? pathKey(u, names) : undefined;
+  };
+  const fromEffect = (e: Effect, ifAbsent: Truth, ifPresent: Truth): Truth =>
+    e.kind === 'unknown' ? 'unknown' : e.kind === 'absent' ? ifAbsent : e.kind === 'kept' ? 'maybe' : ifPresent;
+  const compare = (c: Extract<ConditionNode, { type: 'compare' }>): Truth => {
+    let path = attr(c.left);
+    let other = unwrap(c.right);
+    let cmp: string = c.op;
+    if (path === undefined) {
+      path = attr(c.right);
+      other = unwrap(c.left);
+      cmp = FLIP[c.op];
+    }
+    if (path === undefined) return 'maybe';
+    const e = fx.of(path);
+    if (e.kind === 'unknown') return 'unknown';
+    // A missing attribute makes every comparison false but `<>`.
+    if (e.kind === 'absent') return cmp === '<>' ? 'maybe' : 'false';
+    if (e.kind === 'changed') return cmp === '=' && other.type === 'value' ? 'false' : 'maybe';
+    if (e.kind !== 'set' || other.type !== 'value') return 'maybe';
+    const same = sameValue(e.value, identity(op, other));
+    if (cmp === '=') return same === true ? 'maybe' : 'false';
+    if (cmp === '<>' || cmp === '<' || cmp === '>') return same === true ? 'false' : 'maybe';
+    return 'maybe';
+  };
+  const fn = (f: FunctionNode, negated: boolean): Truth => {
+    const a = f.args[0] ? attr(f.args[0]) : undefined;
+    if (a === undefined) return 'maybe';
+    const e = fx.of(a);
+    const exists = (f.name === 'attribute_exists') !== negated;
+    if (f.name === 'attribute_exists' || f.name === 'attribute_not_exists') {
+      return exists ? fromEffect(e, 'false', 'maybe') : fromEffect(e, 'maybe', 'false');
+    }
+    // `NOT contains(seen, :id)` with `ADD seen :idSet` / `SET seen = list_append(...)`: the replay finds the id.
+    if (f.name === 'contains' && negated) return e.kind === 'unknown' ? 'unknown' : e.kind === 'changed' ? 'false' : 'maybe';
+    if (negated) return e.kind === 'unknown' ? 'unknown' : 'maybe';
+    return NEEDS_VALUE.has(f.name) ? fromEffect(e, 'false', 'maybe') : 'maybe';
+  };
+  /** `expiresAt < :now`, `:now <= leaseUntil`: an ordering of an attribute against a value (an expiry, a lease). */
+  const expiry = (n: ConditionNode): boolean => {
+    while (n.type === 'paren') n = n.inner;
+    if (n.type !== 'compare' || !['<', '<=', '>', '>='].includes(n.op)) return false;
+    const [l, r] = [unwrap(n.left), unwrap(n.right)];
+    return (l.type === 'path' && r.type === 'value') || (l.type === 'value' && r.type === 'path');
+  };
+  const walk = (n: ConditionNode, negated = false): { truth: Truth; lease?: boolean } => {
+    switch (n.type) {
+      case 'paren':
+        return walk(n.inner, negated);
+      case 'not':
+        return walk(n.operand, !negated);
+      case 'functionCondition':
+        return { truth: fn(n.fn, negated) };
+      case 'compare': {
+        if (!negated) return { truth: compare(n) };
+        const inverse: Record<string, Comparator> = { '=': '<>', '<>': '=', '<': '>=', '>=': '<', '>': '<=', '<=': '>' };
+        return { truth: compare({ ...n, op: inverse[n.op] }) };
+      }
+      case 'between':
+      case 'in': {
+        if (negated) return { truth: 'maybe' };
+        const a = attr(n.operand);
+        const e = a === undefined ? undefined : fx.of(a);
+        return { truth: e ? fromEffect(e, 'false', 'maybe') : 'maybe' };
+      }
+      case 'and':
+      case 'or': {
+        // De Morgan: NOT (a AND b) = NOT a OR NOT b.
+        const conj = (n.type === 'and') !== negated;
+        const l = walk(n.left, negated);
+        const r = walk(n.right, negated);
+        const lease = l.lease || r.lease;
+        if (conj) {
+          if (l.truth === 'false' || r.truth === 'false') return { truth: 'false', lease: (l.truth === 'false' ? l.lease : r.lease) };
+          return { truth: l.truth === 'unknown' || r.truth === 'unknown' ? 'unknown' : 'maybe' };
+        }
+        if (l.truth === 'false' && r.truth === 'false') return { truth: 'false', lease };
+        if (!negated && ((l.truth === 'false' && expiry(n.right)) || (r.truth === 'false' && expiry(n.left)))) return { truth: 'false', lease: true };
+        return { truth: l.truth === 'unknown' || r.truth === 'unknown' ? 'unknown' : 'maybe' };
+      }
+    }
+  };
+  return walk(c);
+}
+
+/** Whether an action's own condition stops a replay of it: `fails` (proved), `passes`, or `unknown` (not literal). */
+export type ReplayVerdict = { verdict: 'fails'; lease?: boolean } | { verdict: 'passes' | 'unknown' };
+
+/**
+ * Whether running the same action again, right after it succeeded, fails its ConditionExpression: the action itself
+ * falsified it. A Put guarded by attribute_not_exists of an attribute it writes, a Delete with any condition needing an
+ * attribute, an Update conditioned on `#v = :seen` while it sets `#v = :next` (or ADDs to it), `attribute_exists(o)`
+ * while it REMOVEs `o`, `#s <> :done` while it sets `#s = :done`, `NOT contains(seen, :id)` while it ADDs to `seen`.
+ * A floor (`n > :zero`) or `attribute_exists(PK)` on an Update does not: the replay meets the same facts.
+ */
+export function replayOf(op: { kind: string; params: ObjectNode; site: RequestSite }): ReplayVerdict {
+  const c = conditionOf(op.params);
+  if (c.state === 'unknown') return { verdict: 'unknown' };
+  if (c.state === 'absent') return { verdict: 'passes' };
+  const fx = effectsOf(op);
+  if (!fx) return { verdict: 'unknown' };
+  const r = onReplay(c.ast, fx, op, namesOf(op.params));
+  return r.truth === 'false' ? { verdict: 'fails', lease: r.lease } : { verdict: r.truth === 'unknown' ? 'unknown' : 'passes' };
 }

@@ -1,16 +1,22 @@
-import { Property, RequestSite, prop, propEntry } from '../extract/model';
+import { Property, RequestSite, VNode, prop, propEntry, scalarText } from '../extract/model';
 import type { Operation } from '../extract/operations';
 import {
-  CounterAction, actionText, conditionOf, counterActions, guardedAttributes, keyNames, literalKey, namesOf, operations, spanRange, tableId, updateOf,
+  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, guardedAttributes, keyNames, namesOf, operations, replayOf, spanRange, tableId, updateOf, valueFacts,
 } from './analysis';
 import { ActionEditor } from './fixes';
-import { DOCS_BASE, Finding, Rule } from './types';
+import { DOCS_BASE, Finding, Rule, Severity } from './types';
 
 const id = 'unguarded-add-in-transaction';
-type Out = Omit<Finding, 'severity'>;
+type Out = Omit<Finding, 'severity'> & { severity?: Severity };
 
 const TOKEN_NOTE =
-  ' The ClientRequestToken only makes retries of this same call idempotent for ten minutes; it does not stop a second, separate request.';
+  ' Its ClientRequestToken makes a replay of this exact request within 10 minutes of the first call idempotent (DynamoDB answers without writing again); a replay after those 10 minutes, or with a new token, is a new transaction and counts again.';
+
+interface Counter {
+  op: Operation;
+  c: CounterAction;
+  upd: UpdateInfo;
+}
 
 /** The `Put`/`Delete`/`Update` entry key inside `TransactItems[i]`, for the squiggle. */
 function entryOf(op: Operation): Property | undefined {
@@ -41,24 +47,6 @@ function guardAttribute(child: Operation, keys: string[]): string | undefined {
   return byName(/^(sk|sort_?key|range_?key)$/i) ?? byName(/^(pk|partition_?key|hash_?key|id)$/i) ?? item.properties[0].key;
 }
 
-function isGuarded(text: string, child: Operation, fn: 'attribute_exists' | 'attribute_not_exists', keys: string[], checks: Operation[]): boolean {
-  const c = conditionOf(child.params);
-  if (c.state === 'unknown') return true;
-  if (c.state === 'parsed') {
-    const attrs = guardedAttributes(c.ast, fn, namesOf(child.params), keys);
-    if (attrs.length && (keys.length === 0 || attrs.some((a) => keys.includes(a)))) return true;
-  }
-  // A ConditionCheck on the child's key with the same kind of guard.
-  const childKey = keys.length ? literalKey(prop(child.params, 'Key') ?? prop(child.params, 'Item'), child.site.style, keys) : undefined;
-  return checks.some((cc) => {
-    const cond = conditionOf(cc.params);
-    if (cond.state === 'unknown') return true;
-    if (cond.state !== 'parsed' || !guardedAttributes(cond.ast, fn, namesOf(cc.params)).length) return false;
-    const ccKey = literalKey(prop(cc.params, 'Key'), cc.site.style);
-    return tableId(text, cc) === tableId(text, child) && (!childKey || !ccKey || ccKey === childKey);
-  });
-}
-
 /**
  * The opposite guard the child's own condition already requires on a key attribute (`attribute_exists(SK)` on a Put,
  * `attribute_not_exists(SK)` on a Delete), as written for the message: AND-ing the guard on would make a condition that
@@ -71,80 +59,149 @@ function contradiction(child: Operation, opposite: 'attribute_exists' | 'attribu
   return hit === undefined ? undefined : `${opposite}(${hit})`;
 }
 
+/** A key value as comparable text: the literal string, else its source text without quotes/backticks. */
+function keyText(text: string, node: VNode, op: Operation): string | undefined {
+  const literal = scalarText(node, op.site.style);
+  if (literal !== undefined) return literal;
+  const inner = op.site.style === 'low-level' && node.kind === 'object' && node.properties.length === 1 ? node.properties[0].value : node;
+  const src = text.slice(inner.range.start, inner.range.end).replace(/^[rbfu]*['"`]|['"`]$/gi, '').replace(/\s+/g, '');
+  return src || undefined;
+}
+
+/**
+ * How a child write relates to the counter's item: 3 it shares the counter item's partition key value (the same table,
+ * the same `PK`), 2 its key mirrors it (`LIKE#POST#a91f` holds `POST#a91f`), 1 the same table, 0 none.
+ */
+function relation(text: string, child: Operation, counter: Operation): { score: number; attr?: string } {
+  const key = prop(counter.params, 'Key');
+  const sameTable = !tableId(text, child) || !tableId(text, counter) || tableId(text, child) === tableId(text, counter);
+  const mine = prop(child.params, child.kind === 'Put' ? 'Item' : 'Key');
+  if (key?.kind !== 'object' || !key.properties.length || mine?.kind !== 'object') return { score: sameTable ? 1 : 0 };
+  const pk = key.properties[0];
+  const want = keyText(text, pk.value, counter);
+  if (want === undefined) return { score: sameTable ? 1 : 0 };
+  const same = prop(mine, pk.key);
+  if (sameTable && same && keyText(text, same, child) === want) return { score: 3, attr: pk.key };
+  if (want.length >= 3 && mine.properties.some((p) => keyText(text, p.value, child)?.includes(want))) return { score: 2, attr: pk.key };
+  return { score: sameTable ? 1 : 0 };
+}
+
+/** Whether an ADD's operand may be a set (its type unknown): adding the same element twice is harmless then. */
+function maybeSet(c: Counter): string | undefined {
+  if (c.c.form !== 'add' || !c.c.delta || valueFacts(c.op, c.c.delta).type !== 'unknown') return undefined;
+  return c.c.delta.name;
+}
+
 function checkSite(text: string, site: RequestSite): Out[] {
   const ops = operations(site);
-  const counters: { op: Operation; c: CounterAction; upd: NonNullable<ReturnType<typeof updateOf>> }[] = [];
+  const counters: Counter[] = [];
   for (const op of ops) {
     if (op.kind !== 'Update') continue;
     const upd = updateOf(op.params);
     if (upd) for (const c of counterActions(op, upd)) counters.push({ op, c, upd });
   }
   if (!counters.length) return [];
-  const note = prop(site.params, 'ClientRequestToken') ? TOKEN_NOTE : '';
-  const children = ops.filter((o) => o.kind === 'Put' || o.kind === 'Delete');
+  // Entries the extractor could not read (a helper call, a spread of a variable) may be the guard. Entries a `.map`
+  // callback builds stand for their kind: judged by their representative.
+  const items = prop(site.params, 'TransactItems');
+  if (items?.kind !== 'array' || (!items.complete && !items.samples) || items.items.some((i) => i.kind !== 'object')) return [];
+  // One action that fails on a replay cancels the whole replay: the transaction is safe.
+  const verdicts = ops.map((o) => replayOf(o).verdict);
+  if (verdicts.some((v) => v !== 'passes')) return [];
+
+  const token = !!prop(site.params, 'ClientRequestToken');
+  const note = token ? TOKEN_NOTE : '';
+  const counterOps = new Set(counters.map((x) => x.op));
+  const children = ops.filter((o) => o.kind === 'Put' || o.kind === 'Delete' || (o.kind === 'Update' && !counterOps.has(o)));
   const checks = ops.filter((o) => o.kind === 'ConditionCheck');
-  const out: Out[] = [];
+  const setOperand = counters.every((x) => maybeSet(x)) ? maybeSet(counters[0]) : undefined;
+  const ifNumber = setOperand ? ` if ${setOperand} is a number (adding the same element to a set twice is harmless)` : '';
+  const severity: Severity | undefined = token || setOperand ? 'info' : undefined;
+  const checkNote = checks.length ? ' A ConditionCheck is no guard here: nothing in the transaction changes its item, so it holds again on the replay.' : '';
+  const related = (skip: Operation | undefined) => [
+    ...counters.filter((_, i) => i > 0 || skip !== undefined).map((x) => ({ range: spanRange(x.upd.node, x.c.action), message: `The counter update \`${actionText(x.upd, x.c)}\`, run again by a replay` })),
+    ...children.filter((o) => o !== skip).map((o) => ({ range: entryOf(o)?.keyRange ?? o.params.range, message: `This ${o.kind} has no condition that fails on a replay` })),
+    ...checks.map((o) => ({ range: entryOf(o)?.keyRange ?? o.params.range, message: 'This ConditionCheck holds again on a replay' })),
+  ];
 
   if (!children.length) {
-    // Entries the extractor could not read (a helper call, a spread, later pushes) may be the guarded child write.
-    const items = prop(site.params, 'TransactItems');
-    if (items?.kind !== 'array' || !items.complete || items.items.some((i) => i.kind !== 'object')) return [];
-    // A ConditionCheck, or a child written by an Update guarded on existence, guards the count.
-    const existenceGuarded = (o: Operation) => {
-      const c = conditionOf(o.params);
-      const names = namesOf(o.params);
-      return c.state === 'unknown' || (c.state === 'parsed' && [...guardedAttributes(c.ast, 'attribute_exists', names), ...guardedAttributes(c.ast, 'attribute_not_exists', names)].length > 0);
-    };
-    if (checks.length || ops.some((o) => o.kind === 'Update' && !counters.some((x) => x.op === o) && existenceGuarded(o))) return [];
-    for (const { op, c, upd } of counters) {
-      if (conditionOf(op.params).state !== 'absent') continue;
-      out.push({
+    // Only mapped counter updates are known: entries the array does not show (a spread variable) may be the guard.
+    if (!items.complete) return [];
+    const first = counters[0];
+    const floor = counters.find((x) => conditionOf(x.op.params).state === 'parsed');
+    const floorNote = floor
+      ? ` Its ConditionExpression \`${(conditionOf(floor.op.params) as { node: { value: string } }).node.value}\` is no guard: it still holds when the same request runs again.`
+      : '';
+    return [
+      {
         ruleId: id,
-        message: `\`${actionText(upd, c)}\` runs in a transaction with no guarded child write: every repeated request (an application retry after a timeout, a double click, a redelivered message) changes the count again. Write the child item in the same transaction with a condition on its key.${note}`,
-        range: spanRange(upd.node, c.action),
-      });
-    }
-    return out;
+        message: `This transaction only updates counters and none of its actions fails when it runs again: \`${actionText(first.upd, first.c)}\` changes the count on every replay${ifNumber} (an application retry after a timeout; stream and queue consumers are retried by design).${floorNote}${checkNote} Make the replay fail: put a marker item for the event with attribute_not_exists in the same transaction, or condition the counter item on a value the transaction changes (SET #v = :next with #v = :seen).${note}`,
+        range: spanRange(first.upd.node, first.c.action),
+        related: related(undefined),
+        ...(severity ? { severity } : {}),
+      },
+    ];
   }
 
-  for (const child of children) {
-    const put = child.kind === 'Put';
-    const fn = put ? 'attribute_not_exists' : 'attribute_exists';
-    const keys = keyAttributes(text, child, ops);
-    if (isGuarded(text, child, fn, keys, checks)) continue;
-    const counter = counters.find((x) => x.c.direction === (put ? 1 : -1)) ?? counters[0];
-    const counterText = actionText(counter.upd, counter.c);
-    const related = [{ range: spanRange(counter.upd.node, counter.c.action), message: `The counter update \`${counterText}\`` }];
-    const entry = entryOf(child);
-    const attr = guardAttribute(child, keys);
-    const why = put
-      ? `a repeated request (an application retry after a timeout, a double click, a redelivered message) writes the child again and \`${counterText}\` counts it twice`
-      : `a second delete of the same child still runs \`${counterText}\` and drifts the count (negative on a double unlike)`;
-    const clash = contradiction(child, put ? 'attribute_exists' : 'attribute_not_exists', attr ? [...keys, attr] : keys);
-    const contradicts = clash
-      ? ` Its ConditionExpression already requires ${clash}, which contradicts that guard (both together can never hold): rewrite the condition rather than add to it.`
-      : '';
-    const finding: Out = {
-      ruleId: id,
-      message: `This ${child.kind} is not guarded by ${fn}(${attr ?? '<key>'}): ${why}.${contradicts}${note}`,
-      range: entry ? entry.keyRange : child.params.range,
-      related,
-    };
-    if (attr && !clash) {
-      const ed = new ActionEditor(text, site, child.params);
-      ed.addCondition(`${fn}(${ed.attribute(attr)})`);
-      const edits = ed.build();
-      if (edits) finding.fixes = [{ title: `Add the condition ${fn}(${attr}) to the ${child.kind}`, edits, safe: false, preferred: true }];
-    }
-    out.push(finding);
+  // The child write that stands for the counted thing: of the kind the counter's direction pairs with (a Put for an
+  // increment, a Delete for a decrement), the one whose key shares or mirrors the counter item's key.
+  const direction = counters.find((x) => x.c.direction !== 0)?.c.direction ?? 0;
+  const writes = children.filter((o) => o.kind !== 'Update');
+  const preferred = writes.filter((o) => (direction === 1 ? o.kind === 'Put' : direction === -1 ? o.kind === 'Delete' : true));
+  const pool = preferred.length ? preferred : writes.length ? writes : children;
+  const scored = pool.map((o) => ({ o, r: Math.max(...counters.map((x) => relation(text, o, x.op).score)), a: counters.map((x) => relation(text, o, x.op)).find((r) => r.attr)?.attr }));
+  const best = scored.reduce((a, b) => (b.r > a.r ? b : a));
+  const child = best.o;
+  const counter = counters.find((x) => x.c.direction === (child.kind === 'Delete' ? -1 : 1)) ?? counters[0];
+  const counterText = actionText(counter.upd, counter.c);
+  const at = child.index !== undefined ? ` at TransactItems[${child.index}]` : '';
+  const how = best.r === 3 ? ` (it shares ${best.a} with the counter's item)` : best.r === 2 ? ` (its key holds the counter item's ${best.a})` : '';
+  const which = `the ${child.kind}${at}${how}`;
+  const entry = entryOf(child);
+
+  if (child.kind === 'Update') {
+    return [
+      {
+        ruleId: id,
+        message: `None of this transaction's actions fails when it runs again (an application retry after a timeout, a double click, a redelivered message): every replay runs \`${counterText}\` again${ifNumber}.${checkNote} Make one action fail on a replay, e.g. a Put of the child guarded by attribute_not_exists.${note}`,
+        range: entry ? entry.keyRange : child.params.range,
+        related: related(child),
+        ...(severity ? { severity } : {}),
+      },
+    ];
   }
-  return out;
+  const put = child.kind === 'Put';
+  const fn = put ? 'attribute_not_exists' : 'attribute_exists';
+  const keys = keyAttributes(text, child, ops);
+  const attr = guardAttribute(child, keys);
+  const why = put
+    ? `a repeated request (an application retry after a timeout, a double click, a redelivered message) writes the child again and \`${counterText}\` counts it twice${ifNumber}`
+    : `a second delete of the same child still runs \`${counterText}\` and drifts the count (negative on a double unlike)${ifNumber}`;
+  const clash = contradiction(child, put ? 'attribute_exists' : 'attribute_not_exists', attr ? [...keys, attr] : keys);
+  const contradicts = clash
+    ? ` Its ConditionExpression already requires ${clash}, which contradicts that guard (both together can never hold): rewrite the condition rather than add to it.`
+    : '';
+  const others = children.length > 1 ? ' One such guard anywhere in the transaction is enough: a replay then fails and DynamoDB cancels every action (TransactionCanceledException).' : ' A replay then fails its condition and DynamoDB cancels the whole transaction (TransactionCanceledException), counter included.';
+  const finding: Out = {
+    ruleId: id,
+    message: `No action of this transaction fails when it runs again: ${why}. Guard ${which} with ${fn}(${attr ?? '<key>'}).${others}${contradicts}${checkNote}${note}`,
+    range: entry ? entry.keyRange : child.params.range,
+    related: related(child),
+    ...(severity ? { severity } : {}),
+  };
+  if (attr && !clash) {
+    const ed = new ActionEditor(text, site, child.params);
+    ed.addCondition(`${fn}(${ed.attribute(attr)})`);
+    const edits = ed.build();
+    if (edits) finding.fixes = [{ title: `Add the condition ${fn}(${attr}) to ${which}`, edits, safe: false, preferred: true }];
+  }
+  return [finding];
 }
 
 export const unguardedAddInTransaction: Rule = {
   id,
   meta: {
-    description: 'A transaction updates a counter while its child write has no attribute_not_exists / attribute_exists guard.',
+    description: 'A transaction updates a counter while none of its actions fails on a replay (no attribute_not_exists / attribute_exists guard on the child write, no version condition).',
     docs: `${DOCS_BASE}/${id}.md`,
     defaultSeverity: 'warning',
     fixable: true,

@@ -56,6 +56,12 @@ export interface Expected {
   fixes?: string[];
   /** Substring the message must contain. */
   message?: string;
+  /** Substring the message must not contain. */
+  notMessage?: string;
+  /** The finding's severity (under the case's config). */
+  severity?: Finding['severity'];
+  /** Source texts under the related-information ranges, in order. */
+  related?: string[];
 }
 
 export interface Case {
@@ -83,6 +89,9 @@ export function ruleCases(ruleId: string, cases: Case[]): void {
         mine.forEach((f, i) => {
           const exp = c.expect![i];
           if (exp.message) assert.ok(f.message.includes(exp.message), `message "${f.message}" should contain "${exp.message}"`);
+          if (exp.notMessage) assert.ok(!f.message.includes(exp.notMessage), `message "${f.message}" should not contain "${exp.notMessage}"`);
+          if (exp.severity) assert.equal(f.severity, exp.severity, 'severity');
+          if (exp.related) assert.deepEqual((f.related ?? []).map((r) => slice(text, r)), exp.related, 'related information (range texts)');
           assert.ok(!f.message.includes(ruleId), 'the message never repeats the rule id');
           assert.deepEqual((f.fixes ?? []).length, (exp.fixes ?? []).length, `number of fixes of finding ${i}: ${JSON.stringify(f.fixes?.map((x) => x.title))}`);
           (f.fixes ?? []).forEach((fix, j) => {

@@ -24,7 +24,7 @@ const FIXTURES: { file: string; config?: RunConfig; expect: string[] }[] = [
     expect: [
       'separate-child-and-counter-writes:warning@UpdateCommand',
       'set-without-if-not-exists:warning@likeTally = likeTally + :one',
-      'unguarded-add-in-transaction:warning@Delete',
+      'unguarded-add-in-transaction:info@Delete',
       'count-children-on-read:info@\'COUNT\'',
     ],
   },

@@ -1,6 +1,6 @@
 import { Case } from './check';
 import { ruleCases } from './check';
-import { TRANSACT_DIALECTS, V, render } from './render';
+import { TRANSACT_DIALECTS, V, raw, render } from './render';
 import type { Dialect } from './check';
 
 const POST = { PK: 'POST#a91f', SK: 'META' };
@@ -22,7 +22,15 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
     name: 'like: Put without attribute_not_exists next to ADD likeTally :one',
     dialect: d,
     code: tx(d, [put(), counter('ADD likeTally :one', 1)]),
-    expect: [{ text: key(d, 'Put'), message: 'counts it twice', fixes: [tx(d, [put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
+    expect: [
+      {
+        text: key(d, 'Put'),
+        message: "counts it twice. Guard the Put at TransactItems[0] (it shares PK with the counter's item) with attribute_not_exists(SK)",
+        severity: 'warning',
+        related: ['likeTally :one'],
+        fixes: [tx(d, [put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])],
+      },
+    ],
   },
   {
     name: 'like with SET likeTally = likeTally + :one',
@@ -37,17 +45,20 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
     expect: [{ text: key(d, 'Delete'), message: 'negative', fixes: [tx(d, [del('attribute_exists(SK)'), counter('ADD likeTally :minusOne', -1)])] }],
   },
   {
-    name: 'a condition on another attribute is not a guard: the fix ANDs the guard after it',
+    name: 'a condition on an attribute the Put does not write is not a guard: the fix ANDs the guard after it',
     dialect: d,
-    code: tx(d, [put('attribute_not_exists(likedAt)'), counter('ADD likeTally :one', 1)]),
-    expect: [{ text: key(d, 'Put'), fixes: [tx(d, [put('(attribute_not_exists(likedAt)) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
+    code: tx(d, [put('attribute_not_exists(blockedAt)'), counter('ADD likeTally :one', 1)]),
+    expect: [{ text: key(d, 'Put'), fixes: [tx(d, [put('(attribute_not_exists(blockedAt)) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
   },
   {
-    name: 'an OR-ed guard does not guard',
+    name: 'an OR with a branch that still holds on the replay does not guard',
     dialect: d,
-    code: tx(d, [put('attribute_not_exists(SK) OR attribute_not_exists(likedAt)'), counter('ADD likeTally :one', 1)]),
-    expect: [{ text: key(d, 'Put'), fixes: [tx(d, [put('(attribute_not_exists(SK) OR attribute_not_exists(likedAt)) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
+    code: tx(d, [put('attribute_not_exists(SK) OR attribute_not_exists(blockedAt)'), counter('ADD likeTally :one', 1)]),
+    expect: [{ text: key(d, 'Put'), fixes: [tx(d, [put('(attribute_not_exists(SK) OR attribute_not_exists(blockedAt)) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
   },
+  // The Put writes likedAt, so the replay finds it: attribute_not_exists(likedAt) fails the second time.
+  { name: 'attribute_not_exists of a non-key attribute the Put writes is a guard too', dialect: d, code: tx(d, [put('attribute_not_exists(likedAt)'), counter('ADD likeTally :one', 1)]) },
+  { name: 'an OR of guards on attributes the Put writes', dialect: d, code: tx(d, [put('attribute_not_exists(SK) OR attribute_not_exists(likedAt)'), counter('ADD likeTally :one', 1)]) },
   // The child's own condition already requires the opposite guard on a key attribute: AND-ing the guard on would make
   // a condition that never holds (every like/unlike fails), so the finding says so and offers no fix.
   ...(
@@ -72,10 +83,17 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
     expect: [{ text: key(d, 'Put'), fixes: [tx(d, [put('(attribute_exists(likedAt)) AND attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])] }],
   },
   {
-    name: 'ClientRequestToken is mentioned, not counted as the guard',
+    name: 'a ClientRequestToken covers replays for 10 minutes only: said, at a lower severity',
     dialect: d,
     code: tx(d, [put(), counter('ADD likeTally :one', 1)], { ClientRequestToken: 'like-7c20-a91f' }),
-    expect: [{ text: key(d, 'Put'), message: 'ClientRequestToken', fixes: [tx(d, [put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)], { ClientRequestToken: 'like-7c20-a91f' })] }],
+    expect: [
+      {
+        text: key(d, 'Put'),
+        message: 'ClientRequestToken makes a replay of this exact request within 10 minutes of the first call idempotent',
+        severity: 'info',
+        fixes: [tx(d, [put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)], { ClientRequestToken: 'like-7c20-a91f' })],
+      },
+    ],
   },
   {
     name: 'a ConditionCheck on another item does not guard the child',
@@ -84,15 +102,17 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
     expect: [
       {
         text: key(d, 'Put'),
+        message: 'A ConditionCheck is no guard here',
+        related: ['likeTally :one', key(d, 'ConditionCheck')],
         fixes: [tx(d, [put('attribute_not_exists(SK)'), { ConditionCheck: { TableName: 'Social', Key: { PK: 'USER#7c20', SK: 'PROFILE' }, ConditionExpression: 'attribute_not_exists(SK)' } }, counter('ADD likeTally :one', 1)])],
       },
     ],
   },
   {
-    name: 'no child write at all',
+    name: 'no child write at all: a counter-only transaction (a stream or queue handler) is retried by design',
     dialect: d,
     code: tx(d, [counter('ADD likeTally :one', 1)]),
-    expect: [{ text: 'likeTally :one', message: '`ADD likeTally :one` runs in a transaction with no guarded child write' }],
+    expect: [{ text: 'likeTally :one', message: 'This transaction only updates counters and none of its actions fails when it runs again', severity: 'warning', related: [] }],
   },
   { name: 'the article: Put guarded by attribute_not_exists(SK)', dialect: d, code: tx(d, [put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)]) },
   { name: 'guard on the partition key', dialect: d, code: tx(d, [put('attribute_not_exists(PK)'), counter('ADD likeTally :one', 1)]) },
@@ -104,9 +124,10 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
   { name: 'unlike: an OR of attribute_exists on the key attributes', dialect: d, code: tx(d, [del('attribute_exists(PK) OR attribute_exists(SK)'), counter('ADD likeTally :minusOne', -1)]) },
   { name: 'unlike: NOT attribute_not_exists(SK)', dialect: d, code: tx(d, [del('NOT attribute_not_exists(SK)'), counter('ADD likeTally :minusOne', -1)]) },
   {
-    name: 'a ConditionCheck guards the count',
+    name: 'a ConditionCheck next to the counter holds again on the replay',
     dialect: d,
     code: tx(d, [{ ConditionCheck: { TableName: 'Social', Key: LIKE, ConditionExpression: 'attribute_exists(SK)' } }, counter('ADD likeTally :one', 1)]),
+    expect: [{ text: 'likeTally :one', message: 'A ConditionCheck is no guard here', related: [key(d, 'ConditionCheck')] }],
   },
   {
     name: 'a child written by an Update guarded by attribute_not_exists',
@@ -119,6 +140,120 @@ const cases: Case[] = TRANSACT_DIALECTS.flatMap((d): Case[] => [
     code: tx(d, [put(), { Update: { TableName: 'Social', Key: POST, UpdateExpression: 'SET title = :t', ExpressionAttributeValues: { ':t': 'x' } } }]),
   },
 ]);
+
+/** Other child writes a like transaction carries: a reverse index (the user's likes) and an audit row in another table. */
+const reverse = (cond?: string): V => ({ Put: { TableName: 'Social', Item: { PK: 'USER#7c20', SK: 'LIKE#POST#a91f' }, ...(cond ? { ConditionExpression: cond } : {}) } });
+const audit: V = { Put: { TableName: 'Audit', Item: { PK: 'AUDIT#2025-06-23', SK: 'EVT#81f2' } } };
+const upd = (expr: string, cond: string | undefined, values: Record<string, V>, names?: Record<string, string>, k: Record<string, V> = POST): V => ({
+  Update: {
+    TableName: 'Social',
+    Key: k,
+    UpdateExpression: expr,
+    ...(cond ? { ConditionExpression: cond } : {}),
+    ...(names ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+  },
+});
+
+/** What makes a transaction safe from double counting: one action that fails when the same transaction runs again. */
+cases.push(
+  ...TRANSACT_DIALECTS.flatMap((d): Case[] => [
+    // One guard anywhere: the replay fails there and DynamoDB cancels every action of it.
+    { name: 'an unguarded reverse-index Put next to the guarded like', dialect: d, code: tx(d, [put('attribute_not_exists(SK)'), reverse(), counter('ADD likeTally :one', 1)]) },
+    { name: 'an unguarded audit row in another table next to the guarded like', dialect: d, code: tx(d, [audit, put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)]) },
+    {
+      name: 'unsafe with several child writes: one finding, on the Put sharing the counter item\'s key, the others related',
+      dialect: d,
+      code: tx(d, [reverse(), put(), counter('ADD likeTally :one', 1)]),
+      expect: [
+        {
+          text: key(d, 'Put'),
+          message: "Guard the Put at TransactItems[1] (it shares PK with the counter's item) with attribute_not_exists(SK). One such guard anywhere in the transaction is enough",
+          related: ['likeTally :one', key(d, 'Put')],
+          fixes: [tx(d, [reverse(), put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)])],
+        },
+      ],
+    },
+    {
+      name: 'the counted child in another table is the one whose key mirrors the counter item\'s key, not the audit row',
+      dialect: d,
+      code: tx(d, [audit, { Put: { TableName: 'Likes', Item: { PK: 'USER#7c20', SK: 'POST#a91f' } } }, { Update: { TableName: 'Posts', Key: { PK: 'POST#a91f' }, UpdateExpression: 'ADD likeTally :one', ExpressionAttributeValues: { ':one': 1 } } }]),
+      expect: [
+        {
+          text: key(d, 'Put'),
+          message: "Guard the Put at TransactItems[1] (its key holds the counter item's PK) with attribute_not_exists(SK)",
+          fixes: [
+            tx(d, [audit, { Put: { TableName: 'Likes', Item: { PK: 'USER#7c20', SK: 'POST#a91f' }, ConditionExpression: 'attribute_not_exists(SK)' } }, { Update: { TableName: 'Posts', Key: { PK: 'POST#a91f' }, UpdateExpression: 'ADD likeTally :one', ExpressionAttributeValues: { ':one': 1 } } }]),
+          ],
+        },
+      ],
+    },
+    // A version or value condition on the counter item itself: the transaction changes what it compares.
+    { name: 'a version condition on the counter item (SET #v = :next IF #v = :seen)', dialect: d, code: tx(d, [put(), upd('SET #v = :next ADD likeTally :one', '#v = :seen', { ':next': 8, ':seen': 7, ':one': 1 }, { '#v': 'version' })]) },
+    { name: 'a value condition on the counter itself (ADD likeTally :one IF likeTally = :seen)', dialect: d, code: tx(d, [put(), upd('ADD likeTally :one', 'likeTally = :seen', { ':one': 1, ':seen': 41 })]) },
+    {
+      name: 'a condition the transaction itself falsifies: #s = :active while it sets #s to :closed',
+      dialect: d,
+      code: tx(d, [upd('SET #s = :closed', '#s = :active', { ':closed': 'CLOSED', ':active': 'ACTIVE' }, { '#s': 'status' }, { PK: 'POLL#3', SK: 'META' }), upd('ADD closedPolls :one', undefined, { ':one': 1 }, undefined, { PK: 'STATS', SK: 'POLLS' })]),
+    },
+    { name: 'a monotonic sequence (attribute_not_exists(lastSeq) OR lastSeq < :seq, SET lastSeq = :seq)', dialect: d, code: tx(d, [upd('SET lastSeq = :seq ADD likeTally :one', 'attribute_not_exists(lastSeq) OR lastSeq < :seq', { ':seq': 1042, ':one': 1 })]) },
+    { name: 'an event id kept in a list (NOT contains(processed, :id), list_append)', dialect: d, code: tx(d, [upd('SET processed = list_append(processed, :ids) ADD likeTally :one', 'NOT contains(processed, :id)', { ':ids': ['evt-81f2'], ':id': 'evt-81f2', ':one': 1 })]) },
+    { name: 'a marker item for the event next to counter-only updates', dialect: d, code: tx(d, [{ Put: { TableName: 'Social', Item: { PK: 'EVENT#81f2', SK: 'EVENT#81f2' }, ConditionExpression: 'attribute_not_exists(PK)' } }, counter('ADD likeTally :one', 1)]) },
+    {
+      name: 'a lease (attribute_not_exists(PK) OR expiresAt < :now) is a guard until it expires',
+      dialect: d,
+      code: tx(d, [{ Put: { TableName: 'Social', Item: { ...LIKE, expiresAt: 1750640400 }, ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now', ExpressionAttributeValues: { ':now': 1750636800 } } }, counter('ADD likeTally :one', 1)]),
+    },
+    {
+      name: 'a lease next to a proper guard',
+      dialect: d,
+      code: tx(d, [{ Put: { TableName: 'Social', Item: { PK: 'LOCK#a91f', SK: 'LOCK', expiresAt: 1750640400 }, ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now', ExpressionAttributeValues: { ':now': 1750636800 } } }, put('attribute_not_exists(SK)'), counter('ADD likeTally :one', 1)]),
+    },
+    { name: 'unlike: a Delete conditioned on its owner (the replay finds no item)', dialect: d, code: tx(d, [del('userId = :me'), counter('ADD likeTally :minusOne', -1)].map((x, i) => (i ? x : { Delete: { TableName: 'Social', Key: LIKE, ConditionExpression: 'userId = :me', ExpressionAttributeValues: { ':me': 'USER#7c20' } } }))) },
+    { name: 'unlike: an owner condition plus REMOVE of the owner on the counter item', dialect: d, code: tx(d, [upd('REMOVE likedBy.#u ADD likeTally :minusOne', 'attribute_exists(likedBy.#u)', { ':minusOne': -1 }, { '#u': 'u7c20' })]) },
+    // Counter-only transactions: a floor, an existence check or a status check still holds on the replay.
+    {
+      name: 'counter-only with a floor condition: the floor is no guard',
+      dialect: d,
+      code: tx(d, [upd('ADD likeTally :minusOne', 'likeTally > :zero', { ':minusOne': -1, ':zero': 0 })]),
+      expect: [{ text: 'likeTally :minusOne', message: 'Its ConditionExpression `likeTally > :zero` is no guard: it still holds when the same request runs again' }],
+    },
+    {
+      name: 'counter-only with attribute_exists(PK): the item still exists on the replay',
+      dialect: d,
+      code: tx(d, [upd('ADD likeTally :one', 'attribute_exists(PK)', { ':one': 1 })]),
+      expect: [{ text: 'likeTally :one', message: 'is no guard' }],
+    },
+    {
+      name: 'two counters (per-post and per-user totals): one finding, the other counter related',
+      dialect: d,
+      code: tx(d, [counter('ADD likeTally :one', 1), upd('ADD likesGiven :one', undefined, { ':one': 1 }, undefined, { PK: 'USER#7c20', SK: 'META' })]),
+      expect: [{ text: 'likeTally :one', related: ['likesGiven :one'] }],
+    },
+    // An ADD operand of unknown type may be a set, where adding the same element twice is harmless.
+    {
+      name: 'an ADD operand of unknown type: "if :n is a number", at a lower severity',
+      dialect: d,
+      code: tx(d, [put(), upd('ADD likeTally :n', undefined, { ':n': raw(d.startsWith('py') ? 'n' : 'n') })]),
+      expect: [
+        {
+          text: key(d, 'Put'),
+          message: 'counts it twice if :n is a number (adding the same element to a set twice is harmless)',
+          severity: 'info',
+          fixes: [tx(d, [put('attribute_not_exists(SK)'), upd('ADD likeTally :n', undefined, { ':n': raw('n') })])],
+        },
+      ],
+    },
+    {
+      name: 'counter-only with an ADD operand of unknown type',
+      dialect: d,
+      code: tx(d, [upd('ADD likeTally :n', undefined, { ':n': raw('n') })]),
+      expect: [{ text: 'likeTally :n', message: 'if :n is a number', severity: 'info' }],
+    },
+    // Unknown means silent.
+    { name: 'a ConditionExpression that is a variable', dialect: d, code: tx(d, [{ Put: { TableName: 'Social', Item: LIKE, ConditionExpression: raw('cond') } }, counter('ADD likeTally :one', 1)]) },
+  ]),
+);
 
 cases.push({
   name: 'a reserved key attribute name gets a #placeholder',
