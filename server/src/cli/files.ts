@@ -111,7 +111,7 @@ export function collectFiles(args: string[], cwd: string, lintable: (file: strin
     if (existsSync(abs)) {
       const st = statSync(abs);
       if (st.isDirectory()) walk(abs, layersFor(abs), lintable, out);
-      else if (st.isFile()) out.add(abs);
+      else out.add(abs); // named explicitly: taken whatever it is (a FIFO or a device is then reported as not linted)
     } else if (MAGIC.test(arg)) {
       const base = resolve(cwd, globBase(arg));
       const pattern = toPosix(relative(cwd, resolve(cwd, arg)));

@@ -114,21 +114,30 @@ export function countFindings(reports: FileReport[]): Counts {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/**
+ * Text for a terminal: control characters (from the source, quoted in messages, or in file names) are shown escaped,
+ * so a file cannot move the cursor, clear the screen or retitle the terminal of whoever reads the report.
+ */
+export function terminalSafe(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function formatStylish(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
     if (!r.findings.length) continue;
     const rows = sortFindings(r.findings).map((f) => {
       const p = at(r, f.range.start);
-      return [`${p.line + 1}:${p.character + 1}`, f.severity, f.message.replace(/\s*\n\s*/g, ' '), f.ruleId];
+      return [`${p.line + 1}:${p.character + 1}`, f.severity, terminalSafe(f.message.replace(/\s*\n\s*/g, ' ')), f.ruleId];
     });
     const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
-    lines.push(r.file);
+    lines.push(terminalSafe(r.file));
     for (const row of rows) lines.push(`  ${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`);
     lines.push('');
   }
   const skipped = notLintedLines(reports);
-  if (skipped.length) lines.push(...skipped.map((l) => `⚠ ${l}`), '');
+  if (skipped.length) lines.push(...skipped.map((l) => `⚠ ${terminalSafe(l)}`), '');
   const c = countFindings(reports);
   const total = c.errors + c.warnings + c.infos + c.hints;
   if (total === 0) return lines.length ? lines.join('\n') + '\n' : '';
@@ -257,14 +266,15 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
       });
     }
   }
-  const root = pathToFileURL(cwd).href;
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
         tool: { driver: { name: tool.name, version: tool.version, informationUri: tool.informationUri, rules: descriptors } },
-        originalUriBaseIds: { SRCROOT: { uri: root.endsWith('/') ? root : root + '/' } },
+        // SRCROOT is left for the consumer to bind (code scanning binds it to the checkout): the log does not carry
+        // this machine's absolute working directory.
+        originalUriBaseIds: { SRCROOT: { description: { text: 'The directory dynalint lint ran in (paths are relative to it).' } } },
         columnKind: 'utf16CodeUnits',
         // Files and parts of files not linted are tool execution notifications: the run succeeded, with gaps.
         invocations: [notifications.length ? { executionSuccessful: true, toolExecutionNotifications: notifications } : { executionSuccessful: true }],

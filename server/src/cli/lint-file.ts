@@ -2,13 +2,15 @@
  * One file of `dynalint lint`, from its path to its report: read (unless over the size limit), extract, run the rules,
  * fix if asked. Runs on the main thread or in a worker (cli/worker.ts); every input and output is plain data.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { ensureParser, extract } from '../extract';
 import { fixAll } from '../fix/apply';
 import type { DynalintSettings } from '../protocol/settings';
 import { runRules } from '../rules';
 import type { Finding } from '../rules/types';
+import { type TextFile, UnreadableFileError, readFailure, readTextFile } from '../io/read';
 import { FileReport, NotLinted, fileReport } from './format';
 
 export interface LintJob {
@@ -29,8 +31,12 @@ export interface LintOutcome {
   fixed: number;
   /** Lines for stderr (a rule that failed...). */
   messages: string[];
-  /** The file could not be read: a usage error that stops the run. */
-  error?: string;
+  /** The file could not be opened or read (it is reported as not linted; the run goes on and ends with exit 2). */
+  unreadable?: string;
+  /** `--fix`: the fixes were written to the file. */
+  written?: boolean;
+  /** `--fix`: fixes were found but not written, and why (read-only, changed during the run, the write failed). */
+  notWritten?: string;
 }
 
 /** Lint one document's text: extraction then every enabled rule (suppressions and severities applied by runRules). */
@@ -48,36 +54,93 @@ function lintTextWithGaps(text: string, languageId: string, settings: DynalintSe
 export async function lintFile(job: LintJob): Promise<LintOutcome> {
   const { abs, file, languageId, settings } = job;
   const messages: string[] = [];
-  // Over the size limit: not even read (the size is in bytes; extraction also checks characters).
-  let size: number;
+  // Only a regular file of at most maxFileSize bytes of strict UTF-8 is read (a latin-1 file is reported and left
+  // byte for byte as it was; a FIFO or a device is refused instead of hanging).
+  let read: TextFile;
   try {
-    size = statSync(abs).size;
+    read = readTextFile(abs, settings.maxFileSize);
   } catch (e) {
-    return { report: fileReport(file, '', []), fixed: 0, messages, error: `cannot read ${file}: ${(e as Error).message}` };
+    if (e instanceof UnreadableFileError) {
+      const reason = /^\d+ bytes, over the limit/.test(e.message) ? `file too large (${statSafe(abs)} bytes > max file size ${settings.maxFileSize})` : e.message;
+      return { report: fileReport(file, '', [], [{ reason }]), fixed: 0, messages };
+    }
+    const reason = `cannot read: ${readFailure(e)}`;
+    return { report: fileReport(file, '', [], [{ reason }]), fixed: 0, messages, unreadable: reason };
   }
-  if (size > settings.maxFileSize) {
-    return { report: fileReport(file, '', [], [{ reason: `file too large (${size} bytes > max file size ${settings.maxFileSize})` }]), fixed: 0, messages };
-  }
-  let text: string;
-  try {
-    text = readFileSync(abs, 'utf8');
-  } catch (e) {
-    return { report: fileReport(file, '', []), fixed: 0, messages, error: `cannot read ${file}: ${(e as Error).message}` };
-  }
+  let text = read.text;
   await ensureParser(languageId);
   const log = (m: string) => messages.push(`${file}: ${m}`);
   let { findings, notLinted } = lintTextWithGaps(text, languageId, settings, log);
   let diff: string | undefined;
   let fixed = 0;
+  let written: boolean | undefined;
+  let notWritten: string | undefined;
   if ((job.fix || job.dryRun) && findings.some((f) => f.fixes?.some((x) => x.safe))) {
     const result = fixAll(text, findings, (t) => lintText(t, languageId, settings, log));
     if (result.text !== text) {
       fixed = result.fixed;
-      if (job.fix) writeFileSync(abs, result.text);
-      else diff = createTwoFilesPatch(`a/${file}`, `b/${file}`, text, result.text, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
-      text = result.text;
-      ({ findings, notLinted } = result.remaining ? { findings: result.remaining, notLinted } : lintTextWithGaps(text, languageId, settings, log));
+      if (job.fix) {
+        notWritten = writeFixed(abs, read, result.text);
+        written = notWritten === undefined;
+      } else diff = createTwoFilesPatch(`a/${file}`, `b/${file}`, text, result.text, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
+      if (!notWritten) {
+        text = result.text;
+        ({ findings, notLinted } = result.remaining ? { findings: result.remaining, notLinted } : lintTextWithGaps(text, languageId, settings, log));
+      }
     }
   }
-  return { report: fileReport(file, text, findings, notLinted), diff, fixed, messages };
+  const outcome: LintOutcome = { report: fileReport(file, text, findings, notLinted), diff, fixed: notWritten ? 0 : fixed, messages };
+  if (written) outcome.written = true;
+  if (notWritten) outcome.notWritten = notWritten;
+  return outcome;
+}
+
+function statSafe(abs: string): number | string {
+  try {
+    return statSync(abs).size;
+  } catch {
+    return '?';
+  }
+}
+
+/**
+ * Replace a file with its fixed text, safely: not when it is read-only (its mode says so; root would write anyway)
+ * or changed since it was read (size, modification time or bytes differ); else write a temporary file beside it with
+ * the same mode and rename it over the original, so a crash leaves the old or the new file, never half of one. The
+ * BOM the file had is kept. Undefined when written, else why not.
+ */
+export function writeFixed(abs: string, read: TextFile, fixedText: string): string | undefined {
+  let mode: number;
+  try {
+    const st = statSync(abs);
+    mode = st.mode & 0o7777;
+    if ((mode & 0o222) === 0) return 'the file is read-only';
+    if (!st.isFile()) return 'no longer a regular file';
+    if (st.size !== read.size || st.mtimeMs !== read.mtimeMs) return 'the file changed during the run';
+    const now = readTextFile(abs, read.size);
+    if (now.text !== read.text || now.bom !== read.bom) return 'the file changed during the run';
+  } catch (e) {
+    return `the file changed during the run (${readFailure(e)})`;
+  }
+  const tmp = join(dirname(abs), `.${basename(abs)}.dynalint-${process.pid}-${Date.now()}.tmp`);
+  try {
+    const fd = openSync(tmp, 'wx', mode);
+    try {
+      const bytes = Buffer.from((read.bom ? '\uFEFF' : '') + fixedText, 'utf8');
+      for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+      fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(tmp, mode);
+    renameSync(tmp, abs);
+    return undefined;
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* nothing was created */
+    }
+    return `the write failed (${readFailure(e)})`;
+  }
 }

@@ -3,7 +3,8 @@
  * [--config path] [--max-file-size bytes] [--strict] [--jobs N]`
  *
  * Exit 0 when clean, 1 on errors (or more warnings than --max-warnings, or with --strict anything not linted), 2 on bad
- * usage. Files are linted one by one (their texts are not kept) on the main thread or in worker threads; the report
+ * usage, a file that could not be read, or fixes that could not be written (after the whole report: one file's failure
+ * never stops the others). Files are linted one by one (their texts are not kept) on the main thread or in worker threads; the report
  * lists them in path order whatever the parallelism.
  */
 import { join, relative, sep } from 'node:path';
@@ -152,6 +153,9 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
   const reports: FileReport[] = [];
   let diff = '';
   let fixedCount = 0;
+  const written: string[] = [];
+  const notWritten: string[] = [];
+  const unreadable: string[] = [];
   for (const j of jobs) {
     if (!('abs' in j)) {
       reports.push(j);
@@ -161,15 +165,25 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
     reports.push(o.report);
     diff += o.diff ?? '';
     fixedCount += o.fixed;
+    if (o.written) written.push(j.file);
+    if (o.notWritten) notWritten.push(`${j.file} (${o.notWritten})`);
+    if (o.unreadable) unreadable.push(`${j.file} (${o.unreadable})`);
   }
   if (opts.dryRun) io.stdout(diff);
   else io.stdout(formatReports(opts.format, reports, allRules, io.cwd, TOOL));
-  if (opts.fix || opts.dryRun) io.stderr(`dynalint lint: ${fixedCount} fix${fixedCount === 1 ? '' : 'es'} ${opts.fix ? 'applied' : 'would be applied'}\n`);
+  if (opts.fix || opts.dryRun) {
+    const files = opts.fix ? ` in ${written.length} file${written.length === 1 ? '' : 's'}` : '';
+    io.stderr(`dynalint lint: ${fixedCount} fix${fixedCount === 1 ? '' : 'es'} ${opts.fix ? 'applied' : 'would be applied'}${files}\n`);
+  }
+  // Say what was not done, after the report: nothing that failed for one file stopped the others.
+  if (notWritten.length) io.stderr(`dynalint lint: fixes not written to ${notWritten.length} file${notWritten.length === 1 ? '' : 's'}: ${notWritten.join(', ')}\n`);
+  if (unreadable.length) io.stderr(`dynalint lint: ${unreadable.length} file${unreadable.length === 1 ? '' : 's'} could not be read: ${unreadable.join(', ')}\n`);
   const c = countFindings(reports);
   const tooManyWarnings = opts.maxWarnings >= 0 && c.warnings > opts.maxWarnings;
   if (tooManyWarnings && opts.format === 'stylish' && !opts.dryRun) io.stdout(`dynalint found too many warnings (maximum: ${opts.maxWarnings}).\n`);
   const notLinted = countNotLinted(reports);
   if (opts.strict && notLinted > 0) io.stderr(`dynalint lint: --strict: ${notLinted} file${notLinted === 1 ? '' : 's'} or part${notLinted === 1 ? '' : 's'} not linted\n`);
+  if (unreadable.length || notWritten.length) return EXIT.usage;
   return c.errors > 0 || tooManyWarnings || (opts.strict && notLinted > 0) ? EXIT.problems : EXIT.ok;
 }
 
@@ -189,9 +203,7 @@ function startWorker(): Worker {
 async function runJobs(jobs: LintJob[], workers: number, done: (job: LintJob, outcome: LintOutcome) => void): Promise<string | undefined> {
   if (workers <= 1 || jobs.length <= 1) {
     for (const job of jobs) {
-      const outcome = await lintFile(job);
-      if (outcome.error) return outcome.error;
-      done(job, outcome);
+      done(job, await lintFile(job));
     }
     return undefined;
   }
@@ -209,8 +221,7 @@ async function runJobs(jobs: LintJob[], workers: number, done: (job: LintJob, ou
               w.postMessage({ id, job: jobs[id] } satisfies JobMessage);
             };
             w.on('message', (m: { id: number; outcome?: LintOutcome; failure?: string }) => {
-              if (m.outcome?.error) failure ??= m.outcome.error;
-              else if (m.outcome) done(jobs[m.id], m.outcome);
+              if (m.outcome) done(jobs[m.id], m.outcome);
               else failure ??= `lint of ${jobs[m.id].file} failed: ${m.failure}`;
               send();
             });
