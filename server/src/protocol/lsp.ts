@@ -57,6 +57,10 @@ export interface RuleSummary {
  * is open, so after the last close `analyses`, `extractors` and `settings` are 0 (protocol tests assert it).
  */
 export const StatsRequest = 'dynalint/stats';
+export interface StatsParams {
+  /** Run a full garbage collection first (benchmarks of retained memory). */
+  collectGarbage?: boolean;
+}
 export interface ServerStats {
   openDocuments: number;
   /** Cached analyses (extraction + findings), one per open document at most. */
