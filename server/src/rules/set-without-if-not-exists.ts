@@ -1,13 +1,15 @@
-import { RequestSite, attrType, prop, scalarText } from '../extract/model';
+import { ObjectNode, RequestSite, VNode, attrType, prop, scalarText } from '../extract/model';
 import type { Operation } from '../extract/operations';
 import type { SetAction } from '../expression/ast';
-import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, namesOf, requiredAttributes, spanRange, updateOf, operations } from './analysis';
+import {
+  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, keyPattern, moveAction, namesOf, operations, patternsMeet, requiredAttributes, spanRange, tableId, updateOf,
+} from './analysis';
 import { hostSyntax, rewriteString } from './edit';
 import { ActionEditor } from './fixes';
-import { DOCS_BASE, Finding, Fix, Rule } from './types';
+import { DOCS_BASE, Finding, Fix, Rule, Severity } from './types';
 
 const id = 'set-without-if-not-exists';
-type Out = Omit<Finding, 'severity'>;
+type Out = Omit<Finding, 'severity'> & { severity?: Severity };
 
 /** An existing `:value` holding the number 0, to reuse instead of adding another. */
 function existingZero(op: Operation): string | undefined {
@@ -36,8 +38,48 @@ function addFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction):
   return { title: `Rewrite as ADD ${addText}`, edits: [rewriteString(text, hostSyntax(text, op.site), upd.node, next)], safe: false };
 }
 
+/** The value at a top-level or nested map path of an Item (`stats.views`), in the request's value style. */
+function valueAt(item: ObjectNode, path: string, style: RequestSite['style']): VNode | undefined {
+  if (path.includes('[')) return undefined;
+  let node: VNode | undefined = item;
+  for (const [i, seg] of path.split('.').entries()) {
+    if (i > 0 && style === 'low-level') node = prop(node, 'M');
+    node = prop(node, seg);
+    if (!node) return undefined;
+  }
+  return node;
+}
+
+/**
+ * Whether a Put in the document creates the counter's item with the counter already set: the same table, an Item whose
+ * key attributes fit the update's Key (`VID#${id}` fits `VID#${videoId}`), holding the counter as a number (or a
+ * value not known to be anything else). Then the attribute cannot be missing when the update runs.
+ */
+function createdWithCounter(text: string, op: Operation, key: string, sites: readonly RequestSite[]): boolean {
+  const k = prop(op.params, 'Key');
+  if (k?.kind !== 'object' || !k.properties.length) return false;
+  const table = tableId(text, op);
+  return sites.some((site) =>
+    operations(site).some((put) => {
+      if (put.kind !== 'Put' && put.kind !== 'BatchPut') return false;
+      const item = prop(put.params, 'Item');
+      if (item?.kind !== 'object') return false;
+      const t = tableId(text, put);
+      if (table && t && table !== t) return false;
+      const fits = k.properties.every((p) => {
+        const v = prop(item, p.key);
+        return v !== undefined && patternsMeet(keyPattern(text, p.value, op.site.style), keyPattern(text, v, put.site.style));
+      });
+      if (!fits) return false;
+      const v = valueAt(item, key, put.site.style);
+      const type = attrType(v, put.site.style);
+      return type === 'N' || (type === 'unknown' && v?.kind === 'unknown' && v.type !== 'S');
+    }),
+  );
+}
+
 /** `seen`: findings already reported (an UpdateExpression constant shared by many requests gives one, built once). */
-function checkSite(text: string, site: RequestSite, seen: Set<string>): Out[] {
+function checkSite(text: string, site: RequestSite, sites: readonly RequestSite[], seen: Set<string>): Out[] {
   const out: Out[] = [];
   for (const op of operations(site)) {
     if (op.kind !== 'Update') continue;
@@ -49,16 +91,24 @@ function checkSite(text: string, site: RequestSite, seen: Set<string>): Out[] {
     const required = cond.state === 'parsed' ? requiredAttributes(cond.ast, namesOf(op.params)) : new Set<string>();
     for (const c of counterActions(op, upd)) {
       if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
+      // The document creates the item with the counter set: it cannot be missing.
+      if (createdWithCounter(text, op, c.key, sites)) continue;
       const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
       // `c.key` is the attribute itself (`#c` resolved to `count`): name it when it differs from what is written.
       const attribute = c.key === name ? name : `${name} (${c.key})`;
-      const message = `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${attribute} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`;
+      // The condition needs the item to exist (attribute_exists(PK), another attribute compared): the first write of a
+      // new item cannot reach the update, so it fails only on an item created without the counter, which is decided
+      // where items are created, outside this request.
+      const itemMustExist = required.size > 0;
+      const message = itemMustExist
+        ? `\`${actionText(upd, c)}\` fails with a ValidationException if the item can exist without ${attribute} (the condition makes sure the item exists, not ${c.key}); use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`
+        : `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${attribute} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`;
       const range = spanRange(upd.node, c.action);
       const key = `${range.start}:${range.end}:${message}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const fixes = [wrapFix(text, op, upd, c), addFix(text, op, upd, c)].filter((f): f is Fix => !!f);
-      out.push({ ruleId: id, message, range, fixes });
+      out.push({ ruleId: id, message, range, fixes, ...(itemMustExist ? { severity: 'info' as const } : {}) });
     }
   }
   return out;
@@ -75,6 +125,6 @@ export const setWithoutIfNotExists: Rule = {
   },
   check: ({ text, sites }) => {
     const seen = new Set<string>();
-    return sites.flatMap((s) => checkSite(text, s, seen));
+    return sites.flatMap((s) => checkSite(text, s, sites, seen));
   },
 };

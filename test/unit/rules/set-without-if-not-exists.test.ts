@@ -133,6 +133,138 @@ cases.push(
 // The zero value goes after the last entry of the existing map.
 for (const c of cases.slice(-2)) c.expect![0].fixes![0] = c.expect![0].fixes![0].replace('"L": [{"S": "x"}]}}', '"L": [{"S": "x"}]}, ":zero": {"N": "0"}}');
 
+/** The counter cannot be missing: the same document creates the item with it set to a number. */
+cases.push(
+  ...ALL_DIALECTS.flatMap((d): Case[] => {
+    const r = (p: Record<string, V>) => render(d, 'UpdateItem', p);
+    const create = (item: Record<string, V>, table = 'Videos') => render(d, 'PutItem', { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' });
+    const bump = r(update('SET viewCount = viewCount + :one', { ':one': 1 }));
+    const wrapped = r(update('SET viewCount = if_not_exists(viewCount, :zero) + :one', { ':one': 1, ':zero': dec(0) }));
+    const added = r(update('ADD viewCount :one', { ':one': 1 }));
+    // JSON holds one request per document: the Put goes into a list with the update.
+    const both = (put: string, upd: string) => (d === 'json' ? `[${put.trimEnd()},\n${upd.trimEnd()}]\n` : put + upd);
+    return [
+      { name: 'a Put of the same item with viewCount: 0 in the same file', dialect: d, code: both(create({ ...KEY, viewCount: 0 }), bump) },
+      { name: 'the Put holds the counter as a number written in the document style', dialect: d, code: both(create({ ...KEY, title: 'x', viewCount: dec(0) }), bump) },
+      {
+        name: 'a Put of the same item without the counter: still flagged',
+        dialect: d,
+        code: both(create({ ...KEY, title: 'x' }), bump),
+        expect: [{ text: 'viewCount = viewCount + :one', severity: 'warning', fixes: [both(create({ ...KEY, title: 'x' }), wrapped), both(create({ ...KEY, title: 'x' }), added)] }],
+      },
+      {
+        name: 'a Put of another item (another sort key) with the counter: still flagged',
+        dialect: d,
+        code: both(create({ PK: 'VID#9f3a', SK: 'STATS#DAILY', viewCount: 0 }), bump),
+        expect: [{ text: 'viewCount = viewCount + :one', fixes: [both(create({ PK: 'VID#9f3a', SK: 'STATS#DAILY', viewCount: 0 }), wrapped), both(create({ PK: 'VID#9f3a', SK: 'STATS#DAILY', viewCount: 0 }), added)] }],
+      },
+      {
+        name: 'the counter held as a string is no number: still flagged',
+        dialect: d,
+        code: both(create({ ...KEY, viewCount: 'none' }), bump),
+        expect: [{ text: 'viewCount = viewCount + :one', fixes: [both(create({ ...KEY, viewCount: 'none' }), wrapped), both(create({ ...KEY, viewCount: 'none' }), added)] }],
+      },
+      // (py-resource renders every call on one Table object: no second table to write to.)
+      ...(d === 'py-resource'
+        ? []
+        : [
+            {
+              name: 'a Put with the counter in another table: still flagged',
+              dialect: d,
+              code: both(create({ ...KEY, viewCount: 0 }, 'Archive'), bump),
+              expect: [{ text: 'viewCount = viewCount + :one', fixes: [both(create({ ...KEY, viewCount: 0 }, 'Archive'), wrapped), both(create({ ...KEY, viewCount: 0 }, 'Archive'), added)] }],
+            },
+          ]),
+      // The condition makes sure the item exists, not the counter: whether an item can exist without it is decided where
+      // items are created, which this request does not show.
+      {
+        name: 'a condition requiring the item (attribute_exists(PK)): said as an assumption, at info',
+        dialect: d,
+        code: r(update('SET viewCount = viewCount + :one', { ':one': 1 }, { ConditionExpression: 'attribute_exists(PK)' })),
+        expect: [
+          {
+            text: 'viewCount = viewCount + :one',
+            severity: 'info',
+            message: 'fails with a ValidationException if the item can exist without viewCount (the condition makes sure the item exists, not viewCount)',
+            fixes: [
+              r(update('SET viewCount = if_not_exists(viewCount, :zero) + :one', { ':one': 1, ':zero': dec(0) }, { ConditionExpression: 'attribute_exists(PK)' })),
+              r(update('ADD viewCount :one', { ':one': 1 }, { ConditionExpression: 'attribute_exists(PK)' })),
+            ],
+          },
+        ],
+      },
+    ];
+  }),
+);
+
+/** Key patterns: a template or f-string key fits a Put written with other variable names. */
+const TS_DOC = (put: string, upd: string) => `export async function create(id: string) {
+  await doc.send(new PutCommand({ TableName: 'Videos', Item: ${put}, ConditionExpression: 'attribute_not_exists(PK)' }));
+}
+export async function play(videoId: string) {
+  await doc.send(new UpdateCommand({ TableName: 'Videos', Key: ${upd}, UpdateExpression: 'SET #c = #c + :one', ExpressionAttributeNames: { '#c': 'viewCount' }, ExpressionAttributeValues: { ':one': 1 } }));
+}
+`;
+const PY_RES = (put: string, upd: string) => `def create(vid):
+    table.put_item(Item=${put}, ConditionExpression='attribute_not_exists(PK)')
+
+
+def play(video_id):
+    table.update_item(Key=${upd}, UpdateExpression='SET #c = #c + :one', ExpressionAttributeNames={'#c': 'viewCount'}, ExpressionAttributeValues={':one': 1})
+`;
+cases.push(
+  { name: 'template keys with other variable names fit', dialect: 'ts-doc', code: TS_DOC("{ PK: `VID#${id}`, SK: 'STATS', viewCount: 0 }", "{ PK: `VID#${videoId}`, SK: 'STATS' }") },
+  { name: 'a concatenated key fits a template key', dialect: 'ts-doc', code: TS_DOC("{ PK: 'VID#' + id, SK: 'STATS', viewCount: 0 }", "{ PK: `VID#${videoId}`, SK: 'STATS' }") },
+  {
+    name: 'template keys of another entity do not fit',
+    dialect: 'ts-doc',
+    code: TS_DOC("{ PK: `USER#${id}`, SK: 'STATS', viewCount: 0 }", "{ PK: `VID#${videoId}`, SK: 'STATS' }"),
+    expect: [{ text: '#c = #c + :one', message: 'when the item has no #c (viewCount) yet', fixes: [TS_DOC("{ PK: `USER#${id}`, SK: 'STATS', viewCount: 0 }", "{ PK: `VID#${videoId}`, SK: 'STATS' }").replace('#c = #c + :one', '#c = if_not_exists(#c, :zero) + :one').replace("{ ':one': 1 }", "{ ':one': 1, ':zero': 0 }"), TS_DOC("{ PK: `USER#${id}`, SK: 'STATS', viewCount: 0 }", "{ PK: `VID#${videoId}`, SK: 'STATS' }").replace('SET #c = #c + :one', 'ADD #c :one')] }],
+  },
+  { name: 'f-string keys with other variable names fit', dialect: 'py-resource', code: PY_RES("{'PK': f'VID#{vid}', 'SK': 'STATS', 'viewCount': 0}", "{'PK': f'VID#{video_id}', 'SK': 'STATS'}") },
+  { name: 'a key passed as a variable fits any Put of the table', dialect: 'py-resource', code: PY_RES("{'PK': vid, 'SK': 'STATS', 'viewCount': Decimal(0)}", "{'PK': video_id, 'SK': 'STATS'}") },
+);
+
+/** Step Functions: `.$` keys are filled in at run time; `#name` placeholders resolve through ExpressionAttributeNames. */
+const sfn = (states: Record<string, unknown>) => JSON.stringify({ StartAt: Object.keys(states)[0], States: states }, null, 2) + '\n';
+const task = (api: string, parameters: Record<string, unknown>) => ({ Type: 'Task', Resource: `arn:aws:states:::dynamodb:${api}`, Parameters: parameters, End: true });
+const sfnUpdate = (cond?: string) =>
+  task('updateItem', {
+    TableName: 'Videos',
+    Key: { PK: { 'S.$': '$.videoId' }, SK: { S: 'STATS' } },
+    UpdateExpression: 'SET #c = #c + :one',
+    ...(cond ? { ConditionExpression: cond } : {}),
+    ExpressionAttributeNames: { '#c': 'viewCount' },
+    ExpressionAttributeValues: { ':one': { N: '1' } },
+  });
+cases.push(
+  { name: 'Step Functions: the condition names the counter through #c (attribute_exists(#c))', dialect: 'json', code: sfn({ Count: sfnUpdate('attribute_exists(#c)') }) },
+  { name: 'Step Functions: the condition compares the counter through #c', dialect: 'json', code: sfn({ Count: { ...sfnUpdate(), Parameters: { ...sfnUpdate().Parameters, ConditionExpression: '#c < :max', ExpressionAttributeValues: { ':one': { N: '1' }, ':max': { 'N.$': '$.max' } } } } }) },
+  {
+    name: 'Step Functions: a Put state creates the item with the counter at 0',
+    dialect: 'json',
+    code: sfn({ Create: task('putItem', { TableName: 'Videos', Item: { PK: { 'S.$': '$.videoId' }, SK: { S: 'STATS' }, viewCount: { N: '0' } } }), Count: sfnUpdate() }),
+  },
+  {
+    name: 'Step Functions: an update requiring only the item is said as an assumption',
+    dialect: 'json',
+    code: sfn({ Count: sfnUpdate('attribute_exists(PK)') }),
+    expect: [
+      {
+        text: '#c = #c + :one',
+        severity: 'info',
+        message: 'if the item can exist without #c (viewCount)',
+        fixes: [
+          sfn({ Count: sfnUpdate('attribute_exists(PK)') })
+            .replace('SET #c = #c + :one', 'SET #c = if_not_exists(#c, :zero) + :one')
+            .replace('"N": "1"\n          }\n', '"N": "1"\n          },\n          ":zero": {"N": "0"}\n'),
+          sfn({ Count: sfnUpdate('attribute_exists(PK)') }).replace('SET #c = #c + :one', 'ADD #c :one'),
+        ],
+      },
+    ],
+  },
+);
+
 ruleCases('set-without-if-not-exists', cases);
 
 describe('set-without-if-not-exists: host layouts', () => {
