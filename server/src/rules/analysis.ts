@@ -324,6 +324,39 @@ export function literalKey(map: VNode | undefined, style: RequestSite['style'], 
   return parts.length ? parts.sort().join('|') : undefined;
 }
 
+/**
+ * A key value as a pattern, `*` standing for what is filled in at run time: a literal (`VID#9f3a`), a template or
+ * f-string (`` `VID#${id}` `` -> `VID#*`), a concatenation starting with a literal (`'VID#' + id` -> `VID#*`), anything
+ * else (a variable, a Step Functions `.$` path) `*`.
+ */
+export function keyPattern(text: string, node: VNode, style: RequestSite['style']): string {
+  const literal = scalarText(node, style);
+  if (literal !== undefined) return literal.replace(/\*/g, '\\*');
+  const inner = style === 'low-level' && node.kind === 'object' && node.properties.length === 1 ? node.properties[0].value : node;
+  if (inner.kind !== 'unknown') return '*';
+  const src = text.slice(inner.range.start, inner.range.end);
+  const tpl = /^`([^`]*)`$/.exec(src);
+  if (tpl) return tpl[1].replace(/\$\{[^}]*\}/g, '*');
+  const fstr = /^[rR]?[fF][rR]?(['"])(.*)\1$/s.exec(src);
+  if (fstr) return fstr[2].replace(/\{[^}]*\}/g, '*');
+  const concat = /^(['"])([^'"\\]*)\1\s*\+/.exec(src);
+  if (concat) return concat[2] + '*';
+  return '*';
+}
+
+/** Whether two key patterns (see `keyPattern`) can stand for the same value. */
+export function patternsMeet(a: string, b: string): boolean {
+  const wild = (p: string) => /(?<!\\)\*/.test(p);
+  const plain = (p: string) => p.replace(/\\\*/g, '*');
+  const re = (p: string) => new RegExp('^' + p.split(/(?<!\\)\*/).map((x) => plain(x).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's');
+  if (!wild(a) && !wild(b)) return a === b;
+  if (!wild(a)) return re(b).test(plain(a));
+  if (!wild(b)) return re(a).test(plain(b));
+  const [pa, pb] = [plain(a.split(/(?<!\\)\*/)[0]), plain(b.split(/(?<!\\)\*/)[0])];
+  const [sa, sb] = [plain(a.split(/(?<!\\)\*/).pop()!), plain(b.split(/(?<!\\)\*/).pop()!)];
+  return (pa.startsWith(pb) || pb.startsWith(pa)) && (sa.endsWith(sb) || sb.endsWith(sa));
+}
+
 /** Table identity for comparisons: the literal name, or the source text of the expression naming it. */
 export function tableId(text: string, op: Operation): string | undefined {
   if (op.table) return op.table;
