@@ -1,6 +1,8 @@
 import { RequestSite } from '../extract/model';
 
-import { CounterAction, UpdateInfo, actionText, conditionOf, conditionPaths, counterActions, namesOf, pathKey, spanRange, updateOf, valueFacts, operations } from './analysis';
+import {
+  CounterAction, UpdateInfo, actionText, conditionOf, conditionPaths, counterActions, namesOf, operations, pathKey, requiredAttributes, spanRange, updateOf, valueFacts,
+} from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
 
@@ -31,6 +33,14 @@ function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[]
   if (cond.state === 'unknown') return [];
   const names = namesOf(op.params);
   const floored = new Set(cond.state === 'parsed' ? conditionPaths(cond.ast, true).map((p) => pathKey(p, names)) : []);
+  // A guarded removal implies the floor: the condition needs what the update removes (`attribute_exists(likedBy.#u)`
+  // with `REMOVE likedBy.#u`, `contains(likers, :u)` with `DELETE likers :uSet`), so each decrement takes away one
+  // thing that was counted, and a second one fails its condition.
+  if (cond.state === 'parsed') {
+    const required = requiredAttributes(cond.ast, names);
+    const removes = upd.ast.clauses.some((cl) => cl.actions.some((a) => (a.type === 'REMOVE' || a.type === 'DELETE') && required.has(pathKey(a.path, names))));
+    if (removes) return [];
+  }
   return counterActions(op, upd)
     .filter((c) => c.direction === -1 && !floored.has(c.key))
     .map((c) => {

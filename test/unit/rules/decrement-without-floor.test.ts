@@ -1,5 +1,5 @@
 import { Case, ruleCases } from './check';
-import { ALL_DIALECTS, V, dec, render } from './render';
+import { ALL_DIALECTS, TRANSACT_DIALECTS, V, dec, render } from './render';
 
 const upd = (expr: string, values: Record<string, V>, cond?: string): Record<string, V> => ({
   TableName: 'Shop',
@@ -43,4 +43,38 @@ cases.push({
   dialect: 'json',
   code: '{"TransactItems": [{"Update": {"TableName": "T", "Key": {"PK": {"S": "p"}}, "UpdateExpression": "ADD n :m", "ExpressionAttributeValues": {":m": {"N": "-1"}}}}]}\n',
 });
+/** A decrement paired with a guarded removal: each decrement takes away one counted thing, so the floor is implied. */
+cases.push(
+  ...ALL_DIALECTS.flatMap((d): Case[] => {
+    const r = (expr: string, values: Record<string, V>, cond: string, names?: Record<string, string>) =>
+      render(d, 'UpdateItem', { TableName: 'Social', Key: { PK: 'POST#a91f', SK: 'META' }, UpdateExpression: expr, ConditionExpression: cond, ...(names ? { ExpressionAttributeNames: names } : {}), ExpressionAttributeValues: values });
+    return [
+      { name: 'an owner condition plus REMOVE of the owner', dialect: d, code: r('REMOVE likedBy.#u ADD likeTally :minusOne', { ':minusOne': -1 }, 'attribute_exists(likedBy.#u)', { '#u': 'u7c20' }) },
+      { name: 'an owner equality plus REMOVE of the owner', dialect: d, code: r('REMOVE holder SET seats = seats - :one', { ':one': 1, ':me': 'USER#7c20' }, 'holder = :me') },
+      {
+        name: 'a condition on the item, REMOVE of something else: no floor implied',
+        dialect: d,
+        code: r('REMOVE lastLiker ADD likeTally :minusOne', { ':minusOne': -1 }, 'attribute_exists(PK)'),
+        expect: [
+          {
+            text: 'likeTally :minusOne',
+            fixes: [r('REMOVE lastLiker ADD likeTally :minusOne', { ':minusOne': -1, ':floor': dec(1) }, '(attribute_exists(PK)) AND likeTally >= :floor')],
+          },
+        ],
+      },
+    ];
+  }),
+  ...TRANSACT_DIALECTS.map(
+    (d): Case => ({
+      name: 'unlike: a decrement next to a Delete guarded by attribute_exists in the same transaction',
+      dialect: d,
+      code: render(d, 'TransactWriteItems', {
+        TransactItems: [
+          { Delete: { TableName: 'Social', Key: { PK: 'POST#a91f', SK: 'LIKE#USER#7c20' }, ConditionExpression: 'attribute_exists(SK)' } },
+          { Update: { TableName: 'Social', Key: { PK: 'POST#a91f', SK: 'META' }, UpdateExpression: 'ADD likeTally :minusOne', ExpressionAttributeValues: { ':minusOne': -1 } } },
+        ],
+      }),
+    }),
+  ),
+);
 ruleCases('decrement-without-floor', cases);
