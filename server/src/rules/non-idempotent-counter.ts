@@ -1,7 +1,7 @@
 import { RequestSite } from '../extract/model';
 import type { Operation } from '../extract/operations';
 
-import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, spanRange, updateOf, operations } from './analysis';
+import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, operations, replayOf, spanRange, updateOf, valueFacts } from './analysis';
 import { rewriteString } from './edit';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
@@ -46,14 +46,20 @@ function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[]
   if (site.api !== 'UpdateItem') return [];
   const op = operations(site)[0];
   const upd = updateOf(op.params);
-  if (!upd || conditionOf(op.params).state !== 'absent') return [];
+  if (!upd) return [];
+  // A condition the update itself falsifies (`#v = :seen` with `SET #v = :next`, `likeTally = :seen` with ADD) makes a
+  // retry fail; one that still holds the second time (a floor, attribute_exists(PK)) does not. Unknown: silent.
+  if (replayOf(op).verdict !== 'passes') return [];
+  const cond = conditionOf(op.params);
   const counters = counterActions(op, upd);
   return counters.map((c) => {
     const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
     const fix = counters.length === 1 ? conditionalFix(text, op, upd, c) : undefined;
+    const set = c.form === 'add' && c.delta && valueFacts(op, c.delta).type === 'unknown' ? ` if ${c.delta.name} is a number (adding the same element to a set twice is harmless)` : '';
+    const held = cond.state === 'parsed' ? ` Its ConditionExpression \`${cond.node.value}\` does not stop the retry: it still holds the second time.` : '';
     return {
       ruleId: id,
-      message: `An atomic counter is not idempotent: if this call is retried after a timeout, \`${actionText(upd, c)}\` applies twice. Fine for view counts; for inventory, credits or balances use a conditional update: SET ${name} = :next with ConditionExpression ${name} = :current.`,
+      message: `An atomic counter is not idempotent: if this call is retried after a timeout, \`${actionText(upd, c)}\` applies twice${set}.${held} Fine for view counts; for inventory, credits or balances use a conditional update: SET ${name} = :next with ConditionExpression ${name} = :current.`,
       range: spanRange(upd.node, c.action),
       fixes: fix ? [fix] : undefined,
     };
@@ -63,7 +69,7 @@ function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[]
 export const nonIdempotentCounter: Rule = {
   id,
   meta: {
-    description: 'An unconditional atomic counter update (ADD or SET n = n ± :v) double-counts when a call is retried.',
+    description: 'An atomic counter update (ADD or SET n = n ± :v) whose condition does not stop a retry double-counts when a call is retried.',
     docs: `${DOCS_BASE}/${id}.md`,
     defaultSeverity: 'off',
     fixable: true,
