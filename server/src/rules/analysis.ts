@@ -344,6 +344,18 @@ export function keyPattern(text: string, node: VNode, style: RequestSite['style'
   return '*';
 }
 
+/**
+ * A key value as comparable text: the literal string or number, else its source text (a low-level `{S: ...}` opened)
+ * without quotes, backticks or blanks: `postId`, `POST#${postId}`.
+ */
+export function keyValueText(text: string, node: VNode, style: RequestSite['style']): string | undefined {
+  const literal = scalarText(node, style);
+  if (literal !== undefined) return literal;
+  const inner = style === 'low-level' && node.kind === 'object' && node.properties.length === 1 ? node.properties[0].value : node;
+  const src = text.slice(inner.range.start, inner.range.end).replace(/^[rbfu]*['"`]|['"`]$/gi, '').replace(/\s+/g, '');
+  return src || undefined;
+}
+
 /** Whether two key patterns (see `keyPattern`) can stand for the same value. */
 export function patternsMeet(a: string, b: string): boolean {
   const wild = (p: string) => /(?<!\\)\*/.test(p);

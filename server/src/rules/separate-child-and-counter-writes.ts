@@ -1,18 +1,38 @@
 import { type ObjectNode, type RequestSite, exclusive, prop } from '../extract/model';
 
-import { counterActions, updateOf, operations, tableId } from './analysis';
-import { DOCS_BASE, Finding, Rule } from './types';
+import { CounterAction, counterActions, keyValueText, operations, tableId, updateOf, valueFacts } from './analysis';
+import { DOCS_BASE, Finding, Rule, Severity } from './types';
 
 const id = 'separate-child-and-counter-writes';
 
 const scopeOf = (s: RequestSite) => (s.enclosingFunction ? `${s.enclosingFunction.range.start}:${s.enclosingFunction.range.end}` : undefined);
 
-/** The counter attributes a standalone UpdateItem increments or decrements (empty when it is no counter update). */
-function counterAttributes(site: RequestSite): string[] {
+/** The counter actions of a standalone UpdateItem (empty when it is no counter update). */
+function counterActionsOf(site: RequestSite): CounterAction[] {
   if (site.api !== 'UpdateItem') return [];
   const op = operations(site)[0];
   const upd = updateOf(op.params);
-  return upd ? counterActions(op, upd).map((c) => c.key) : [];
+  return upd ? counterActions(op, upd) : [];
+}
+
+/** Source text of a value for comparisons, blanks removed. */
+const source = (text: string, n: { range: { start: number; end: number } }) => text.slice(n.range.start, n.range.end).replace(/\s+/g, '');
+
+/**
+ * Whether a write to another table is one the counter counts: its key (the Key map, or the first two Item entries, the
+ * keys by convention) holds the counter item's key value, as written (`postId`, `` `POST#${postId}` ``) or inside
+ * its own (`LIKE#POST#a91f`). A notification keyed by its recipient or an audit row keyed by its own id is not.
+ */
+function keyedByCounter(text: string, child: RequestSite, counter: RequestSite): boolean {
+  const key = prop(counter.params, 'Key');
+  const mine = prop(child.params, child.api === 'PutItem' ? 'Item' : 'Key');
+  if (key?.kind !== 'object' || !key.complete || !key.properties.length || mine?.kind !== 'object') return true;
+  const want = key.properties.map((k) => keyValueText(text, k.value, counter.style)).filter((w): w is string => !!w && w.length >= 3);
+  const keys = child.api === 'PutItem' ? mine.properties.slice(0, 2) : mine.properties;
+  return keys.some((p) => {
+    const have = keyValueText(text, p.value, child.style);
+    return have !== undefined && want.some((w) => have.includes(w));
+  });
 }
 
 /**
@@ -27,30 +47,38 @@ function writesCounterItem(text: string, child: RequestSite, counter: RequestSit
   const key = prop(counter.params, 'Key');
   if (key?.kind !== 'object' || !key.complete || !key.properties.length) return false;
   if (tableId(text, operations(child)[0]) !== tableId(text, operations(counter)[0])) return false;
-  const source = (n: { range: { start: number; end: number } }) => text.slice(n.range.start, n.range.end).replace(/\s+/g, '');
   return key.properties.every((k) => {
     const v = prop(item as ObjectNode, k.key);
-    return v !== undefined && source(v) === source(k.value);
+    return v !== undefined && source(text, v) === source(text, k.value);
   });
 }
 
-function check(text: string, sites: RequestSite[]): Omit<Finding, 'severity'>[] {
-  const out: Omit<Finding, 'severity'>[] = [];
+function check(text: string, sites: RequestSite[]): (Omit<Finding, 'severity'> & { severity?: Severity })[] {
+  const out: (Omit<Finding, 'severity'> & { severity?: Severity })[] = [];
   for (const counter of sites) {
-    const attrs = counterAttributes(counter);
-    if (!attrs.length) continue;
+    const actions = counterActionsOf(counter);
+    if (!actions.length) continue;
+    const attrs = actions.map((c) => c.key);
     const scope = scopeOf(counter);
     if (!scope) continue;
-    const children = sites.filter(
-      (s) => (s.api === 'PutItem' || s.api === 'DeleteItem') && scopeOf(s) === scope && !exclusive(s, counter) && !writesCounterItem(text, s, counter, attrs),
-    );
+    const counterTable = tableId(text, operations(counter)[0]);
+    const children = sites.filter((s) => {
+      if ((s.api !== 'PutItem' && s.api !== 'DeleteItem') || scopeOf(s) !== scope || exclusive(s, counter) || writesCounterItem(text, s, counter, attrs)) return false;
+      // A write to another table that the counter does not count (a notification, an audit row) is no child.
+      const table = tableId(text, operations(s)[0]);
+      return !table || !counterTable || table === counterTable || keyedByCounter(text, s, counter);
+    });
     if (!children.length) continue;
     const fn = counter.enclosingFunction!.name;
+    // An ADD operand of unknown type may be a set (ADD followers :userSet): no count to drift then.
+    const op = operations(counter)[0];
+    const set = actions.every((c) => c.form === 'add' && c.delta && valueFacts(op, c.delta).type === 'unknown') ? actions[0].delta!.name : undefined;
     out.push({
       ruleId: id,
-      message: `${fn || 'This function'} writes a child item and updates its counter in two separate calls: if one fails or is retried alone, the count drifts from the children for good. Send both in one TransactWriteItems, with a condition on the child write.`,
+      message: `${fn || 'This function'} writes a child item and updates its counter in two separate calls: if one fails or is retried alone, the count drifts from the children for good${set ? ` (if ${set} is a number; adding to a set is harmless)` : ''}. Send both in one TransactWriteItems, with a condition on the child write.`,
       range: counter.nameRange,
       related: children.map((c) => ({ range: c.nameRange, message: `The child ${c.api === 'PutItem' ? 'write' : 'delete'}, sent separately` })),
+      ...(set ? { severity: 'info' as const } : {}),
     });
   }
   return out;

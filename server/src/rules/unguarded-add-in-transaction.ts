@@ -1,7 +1,7 @@
-import { Property, RequestSite, VNode, prop, propEntry, scalarText } from '../extract/model';
+import { Property, RequestSite, prop, propEntry } from '../extract/model';
 import type { Operation } from '../extract/operations';
 import {
-  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, guardedAttributes, keyNames, namesOf, operations, replayOf, spanRange, tableId, updateOf, valueFacts,
+  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, guardedAttributes, keyNames, keyValueText, namesOf, operations, replayOf, spanRange, tableId, updateOf, valueFacts,
 } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Rule, Severity } from './types';
@@ -59,15 +59,6 @@ function contradiction(child: Operation, opposite: 'attribute_exists' | 'attribu
   return hit === undefined ? undefined : `${opposite}(${hit})`;
 }
 
-/** A key value as comparable text: the literal string, else its source text without quotes/backticks. */
-function keyText(text: string, node: VNode, op: Operation): string | undefined {
-  const literal = scalarText(node, op.site.style);
-  if (literal !== undefined) return literal;
-  const inner = op.site.style === 'low-level' && node.kind === 'object' && node.properties.length === 1 ? node.properties[0].value : node;
-  const src = text.slice(inner.range.start, inner.range.end).replace(/^[rbfu]*['"`]|['"`]$/gi, '').replace(/\s+/g, '');
-  return src || undefined;
-}
-
 /**
  * How a child write relates to the counter's item: 3 it shares the counter item's partition key value (the same table,
  * the same `PK`), 2 its key mirrors it (`LIKE#POST#a91f` holds `POST#a91f`), 1 the same table, 0 none.
@@ -78,11 +69,11 @@ function relation(text: string, child: Operation, counter: Operation): { score: 
   const mine = prop(child.params, child.kind === 'Put' ? 'Item' : 'Key');
   if (key?.kind !== 'object' || !key.properties.length || mine?.kind !== 'object') return { score: sameTable ? 1 : 0 };
   const pk = key.properties[0];
-  const want = keyText(text, pk.value, counter);
+  const want = keyValueText(text, pk.value, counter.site.style);
   if (want === undefined) return { score: sameTable ? 1 : 0 };
   const same = prop(mine, pk.key);
-  if (sameTable && same && keyText(text, same, child) === want) return { score: 3, attr: pk.key };
-  if (want.length >= 3 && mine.properties.some((p) => keyText(text, p.value, child)?.includes(want))) return { score: 2, attr: pk.key };
+  if (sameTable && same && keyValueText(text, same, child.site.style) === want) return { score: 3, attr: pk.key };
+  if (want.length >= 3 && mine.properties.some((p) => keyValueText(text, p.value, child.site.style)?.includes(want))) return { score: 2, attr: pk.key };
   return { score: sameTable ? 1 : 0 };
 }
 

@@ -1,5 +1,5 @@
 import { Case, Dialect, ruleCases } from './check';
-import { V, render } from './render';
+import { V, raw, render } from './render';
 
 const child = { TableName: 'Social', Item: { PK: 'POST#a91f', SK: 'LIKE#USER#7c20' } };
 const counter = { TableName: 'Social', Key: { PK: 'POST#a91f', SK: 'META' }, UpdateExpression: 'ADD likeTally :one', ExpressionAttributeValues: { ':one': 1 } };
@@ -39,13 +39,39 @@ ruleCases(
       dialect: d,
       code: fns(d, [['PutItem', { TableName: 'Social', Item: { PK: 'POST#a91f', SK: 'META', title: 'x' } }], ['UpdateItem', counter]]),
     },
-    // (py-resource renders every call on one Table object: no second table to write to.)
-    ...(d === 'py-resource' ? [] : [{
-      name: 'the same key in another table is a child write of its own',
+    {
+      name: 'an ADD operand of unknown type may be a set: "if :n is a number", at info',
       dialect: d,
-      code: fns(d, [['PutItem', { TableName: 'Audit', Item: { PK: 'POST#a91f', SK: 'META' } }], ['UpdateItem', counter]]),
-      expect: [{ text: NAME[d] }],
-    }]),
+      code: fns(d, [['PutItem', child], ['UpdateItem', { ...counter, UpdateExpression: 'ADD likeTally :n', ExpressionAttributeValues: { ':n': raw('n') } }]]),
+      expect: [{ text: NAME[d], message: '(if :n is a number; adding to a set is harmless)', severity: 'info' }],
+    },
+    // (py-resource renders every call on one Table object: no second table to write to.)
+    ...(d === 'py-resource'
+      ? []
+      : [
+          {
+            name: 'the same key in another table is a child write of its own',
+            dialect: d,
+            code: fns(d, [['PutItem', { TableName: 'Audit', Item: { PK: 'POST#a91f', SK: 'META' } }], ['UpdateItem', counter]]),
+            expect: [{ text: NAME[d] }],
+          },
+          {
+            name: 'a child in another table whose key mirrors the counter item\'s key',
+            dialect: d,
+            code: fns(d, [['PutItem', { TableName: 'Likes', Item: { PK: 'USER#7c20', SK: 'LIKE#POST#a91f' } }], ['UpdateItem', counter]]),
+            expect: [{ text: NAME[d], severity: 'warning' as const }],
+          },
+          {
+            name: 'a notification to the author in another table is not counted',
+            dialect: d,
+            code: fns(d, [['PutItem', { TableName: 'Notifications', Item: { PK: 'USER#b311', SK: 'NOTIF#2025-06-23T10:00', kind: 'like', postId: 'POST#a91f' } }], ['UpdateItem', counter]]),
+          },
+          {
+            name: 'an audit row keyed by its own id in another table is not counted',
+            dialect: d,
+            code: fns(d, [['PutItem', { TableName: 'Audit', Item: { id: 'evt-81f2', at: 1750636800, subject: 'POST#a91f' } }], ['UpdateItem', counter]]),
+          },
+        ]),
   ]),
 );
 
