@@ -79,7 +79,7 @@ const EXPECTED: Record<string, Expected> = {
   'realworld/seed-requests.jsonc': 8,
   'realworld/user-status.ts': 1,
   'realworld/v2-docclient-promise.js': 2,
-  'realworld/v2-lowlevel-callbacks.js': 5,
+  'realworld/v2-lowlevel-callbacks.js': 3,
   'realworld/v3-lowlevel-commands.ts': 2,
   'rules/conditional-update.safe.py': { none: 'clean', why: 'the rule article\'s safe version' },
   'rules/credits.broken.py': 2,
