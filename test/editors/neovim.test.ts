@@ -289,7 +289,7 @@ describe('editors: Neovim drives the language server through its built-in LSP cl
   it('shows set-without-if-not-exists in a Python file', async () => {
     const r = await runNeovim({ 'views.py': VIEWS_PY }, [{ op: 'diagnostics' }]);
     assertSession(r);
-    assert.deepEqual(summary(diagnostics(r, 0)), [expected('set-without-if-not-exists', 'warning', VIEWS_PY, 'x = x + :n')]);
+    assert.deepEqual(summary(diagnostics(r, 0)), [expected('set-without-if-not-exists', 'info', VIEWS_PY, 'x = x + :n')]);
   });
 
   it('shows the unguarded like transaction in a JSON file', async () => {
