@@ -184,7 +184,9 @@ function checkSite(text: string, site: RequestSite): Out[] {
     const ed = new ActionEditor(text, site, child.params);
     ed.addCondition(`${fn}(${ed.attribute(attr)})`);
     const edits = ed.build();
-    if (edits) finding.fixes = [{ title: `Add the condition ${fn}(${attr}) to ${which}`, edits, safe: false, preferred: true }];
+    // With several child writes the title says which one the fix guards.
+    const target = children.length > 1 ? which : `the ${child.kind}`;
+    if (edits) finding.fixes = [{ title: `Add the condition ${fn}(${attr}) to ${target}`, edits, safe: false, preferred: true }];
   }
   return [finding];
 }

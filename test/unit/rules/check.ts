@@ -62,6 +62,8 @@ export interface Expected {
   severity?: Finding['severity'];
   /** Source texts under the related-information ranges, in order. */
   related?: string[];
+  /** The fixes' titles, in order. */
+  titles?: string[];
 }
 
 export interface Case {
@@ -91,6 +93,7 @@ export function ruleCases(ruleId: string, cases: Case[]): void {
           if (exp.message) assert.ok(f.message.includes(exp.message), `message "${f.message}" should contain "${exp.message}"`);
           if (exp.notMessage) assert.ok(!f.message.includes(exp.notMessage), `message "${f.message}" should not contain "${exp.notMessage}"`);
           if (exp.severity) assert.equal(f.severity, exp.severity, 'severity');
+          if (exp.titles) assert.deepEqual((f.fixes ?? []).map((x) => x.title), exp.titles, 'fix titles');
           if (exp.related) assert.deepEqual((f.related ?? []).map((r) => slice(text, r)), exp.related, 'related information (range texts)');
           assert.ok(!f.message.includes(ruleId), 'the message never repeats the rule id');
           assert.deepEqual((f.fixes ?? []).length, (exp.fixes ?? []).length, `number of fixes of finding ${i}: ${JSON.stringify(f.fixes?.map((x) => x.title))}`);
