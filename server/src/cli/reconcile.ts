@@ -14,6 +14,7 @@ import { reconcile } from '../reconcile/engine';
 import { repair } from '../reconcile/repair';
 import { formatRepair, formatTable } from '../reconcile/format';
 import { CliIO, EXIT, UsageError, parseArgs } from './command';
+import { isExportInvocation, reconcileExportCommand } from './reconcile-export';
 
 export const RECONCILE_USAGE = `Usage: dynalint reconcile --table T --counter ATTR (--parent-sk SK --child-prefix P | ...) [options]
 
@@ -47,6 +48,10 @@ Repair (never by default):
 Output:
   --format table|json     Report format (default: table)
   --help                  Show this help
+From a table export instead (no read capacity; dynalint reconcile --from-export X --help for its options):
+  --from-export SRC       An export's folder or s3://…/AWSDynamoDB/<export-id>/ (full, then incremental exports)
+  --emit-sql DIALECT      With --from-export: print the DDL and query for duckdb, athena or spark
+  --from-result FILE      The result of that query, read back (then --repair --table T writes it)
 
 Exit: 0 no drift; 1 drift, or items with no parent (also after a repair); 2 an error, a partial run with no drift,
 or a repair that stopped part-way (its report lists what was written, failed and not attempted).
@@ -163,6 +168,7 @@ function where(o: Options): string {
 }
 
 export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise<number> {
+  if (isExportInvocation(argv)) return reconcileExportCommand(argv, { ...io, ask: (q) => ask(io, q) });
   let o: Options | 'help';
   try {
     o = options(argv);

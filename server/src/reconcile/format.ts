@@ -80,6 +80,9 @@ export function formatRepair(r: RepairReport): string {
       case 'already-correct':
         return `unchanged ${k}: already ${o.value} on a consistent re-read`;
       case 'changed':
+        if (o.since === 'export') {
+          return `skipped ${k}: changed since the export${o.now === undefined ? '' : ` (now ${o.now === null ? 'missing or not a number' : o.now})`}, not overwritten`;
+        }
         return `skipped ${k}: the counter changed during each of ${o.attempts} attempts (not overwritten)`;
       case 'no-parent':
         return `skipped ${k}: the parent item does not exist`;

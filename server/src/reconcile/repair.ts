@@ -21,6 +21,13 @@ export interface RepairOptions {
   pattern: CounterPattern;
   /** Partition key values of the parents to repair (as in `DriftRow.key[pk]`). */
   parents: Array<string | number>;
+  /**
+   * Counts found in a table export, one per parent (same order): each parent is then written once, neither re-read
+   * nor re-counted, `SET c = :actual` IF the parent exists AND the counter still holds `seen` (the exported value;
+   * undefined: still missing). A parent changed since the export is skipped (`changed`, `since: 'export'`), never
+   * overwritten; a parent gone since is `no-parent`.
+   */
+  expected?: Array<{ seen: AttributeValue | undefined; actual: number }>;
   /** Read-count-write rounds per parent before it is skipped as changing (default 3). */
   attempts?: number;
   signal?: AbortSignal;
@@ -40,6 +47,7 @@ export async function repair(client: DynamoDBClient, opts: RepairOptions): Promi
   // far are the report (written, skipped, failed, not attempted).
   const keys = await describeKeys(client, opts.table, opts.signal);
   const pks = opts.parents.map((p) => typedKey(String(p), keys.pkType));
+  if (opts.expected && opts.expected.length !== pks.length) throw new ReconcileError('One expected count per parent.', 'bad-options');
   const meter = new Meter(client, opts.table, { signal: opts.signal });
   const attempts = opts.attempts ?? 3;
   const results: RepairResult[] = [];
@@ -50,12 +58,13 @@ export async function repair(client: DynamoDBClient, opts: RepairOptions): Promi
       results.push({ key: plainKey(keys, pk, plan.pattern.parentSk), outcome: { status: 'not-attempted', reason } });
     }
   };
-  for (const pk of pks) {
+  for (const [i, pk] of pks.entries()) {
     const key = plainKey(keys, pk, plan.pattern.parentSk);
     let outcome: RepairOutcome;
     try {
       if (opts.signal?.aborted) throw new Cancelled();
-      outcome = await repairOne(meter, keys, plan, pk, attempts);
+      const expected = opts.expected?.[i];
+      outcome = expected ? await writeExpected(meter, keys, plan, pk, expected) : await repairOne(meter, keys, plan, pk, attempts);
     } catch (e) {
       if (e instanceof Cancelled || isAbort(e)) {
         partial = { reason: 'cancelled', message: 'Cancelled: the remaining parents were not written.' };
@@ -103,9 +112,28 @@ async function repairOne(meter: Meter, keys: KeySchema, plan: Plan, pk: Attribut
     if (plan.truth === 'shards' && t.badShards) return { status: 'not-attempted', reason: `${t.badShards} shard(s) hold a non-number counter` };
     const w = await conditionalSet(meter, keys.pk, keys.sk, pk, plan.pattern, t.parentCounter, actual);
     if (w === 'written') return { status: 'repaired', from: seen.value, to: actual };
-    if (w !== 'condition-failed') return verify(meter, keys, plan, pk, seen.value, actual, w.error);
+    if (w !== 'condition-failed' && 'error' in w) return verify(meter, keys, plan, pk, seen.value, actual, w.error);
   }
   return { status: 'changed', attempts };
+}
+
+/**
+ * One write of a count found elsewhere (an export), conditioned on the value found there. On a condition failure
+ * DynamoDB returns the item as it is (ReturnValuesOnConditionCheckFailure), which tells a changed counter from a
+ * parent gone, without another read.
+ */
+async function writeExpected(meter: Meter, keys: KeySchema, plan: Plan, pk: AttributeValue, e: { seen: AttributeValue | undefined; actual: number }): Promise<RepairOutcome> {
+  const from = counterValue(e.seen);
+  if (from.note) return { status: 'not-attempted', reason: from.note };
+  if (from.value === e.actual) return { status: 'already-correct', value: e.actual };
+  const w = await conditionalSet(meter, keys.pk, keys.sk, pk, plan.pattern, e.seen, e.actual, true);
+  if (w === 'written') return { status: 'repaired', from: from.value, to: e.actual };
+  if (w === 'condition-failed') return { status: 'changed', attempts: 1, since: 'export' };
+  if ('item' in w) {
+    if (!w.item) return { status: 'no-parent' };
+    return { status: 'changed', attempts: 1, since: 'export', now: counterValue(w.item[plan.pattern.counter]).value };
+  }
+  return verify(meter, keys, plan, pk, from.value, e.actual, w.error);
 }
 
 /**
@@ -142,7 +170,8 @@ async function conditionalSet(
   pattern: CounterPattern,
   seen: AttributeValue | undefined,
   actual: number,
-): Promise<'written' | 'condition-failed' | { error: string }> {
+  returnOld = false,
+): Promise<'written' | 'condition-failed' | { item: Record<string, AttributeValue> | undefined } | { error: string }> {
   const condition = seen === undefined ? 'attribute_exists(#pk) AND attribute_not_exists(#c)' : 'attribute_exists(#pk) AND #c = :seen';
   try {
     await meter.send<UpdateItemCommandOutput>(
@@ -154,6 +183,7 @@ async function conditionalSet(
         ExpressionAttributeNames: { '#pk': pkName, '#c': pattern.counter },
         ExpressionAttributeValues: { ':actual': { N: String(actual) }, ...(seen === undefined ? {} : { ':seen': seen }) },
         ReturnConsumedCapacity: 'TOTAL',
+        ...(returnOld ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
       }),
       'write',
     );
@@ -161,7 +191,7 @@ async function conditionalSet(
   } catch (e) {
     if (e instanceof Cancelled) throw e;
     const fate = writeFate(e);
-    if (fate === 'condition-failed') return fate;
+    if (fate === 'condition-failed') return returnOld ? { item: (e as { Item?: Record<string, AttributeValue> }).Item } : fate;
     if (fate === 'unknown') return { error: toReconcileError(e, meter.table).message };
     throw e;
   }

@@ -109,8 +109,12 @@ export interface ReconcileReport {
 export type RepairOutcome =
   | { status: 'repaired'; from: number | null; to: number }
   | { status: 'already-correct'; value: number }
-  /** The counter changed between the read and the write on every attempt: skipped, never overwritten. */
-  | { status: 'changed'; attempts: number }
+  /**
+   * The counter changed between the read and the write on every attempt: skipped, never overwritten. With `since:
+   * 'export'`: a repair from a table export found the counter no longer holding the exported value (`now`, when
+   * DynamoDB returned it).
+   */
+  | { status: 'changed'; attempts: number; since?: 'export'; now?: number | null }
   | { status: 'no-parent' }
   | { status: 'not-attempted'; reason: string }
   /** This parent's read or write failed with an error that was not about the write's outcome (nothing written). */
