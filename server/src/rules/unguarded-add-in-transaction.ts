@@ -12,6 +12,9 @@ type Out = Omit<Finding, 'severity'> & { severity?: Severity };
 const TOKEN_NOTE =
   ' Its ClientRequestToken makes a replay of this exact request within 10 minutes of the first call idempotent (DynamoDB answers without writing again); a replay after those 10 minutes, or with a new token, is a new transaction and counts again.';
 
+/** A value generated on each call: a new id or a timestamp. */
+const FRESH_ID = /\b(uuid\d?|uuidv\d|randomUUID|ulid|nanoid|cuid2?|createId|ObjectId|shortid|ksuid)\s*\(|\buuid\.uuid\d\s*\(|\b(Date\.now|time\.time|time_ns)\s*\(/;
+
 interface Counter {
   op: Operation;
   c: CounterAction;
@@ -168,6 +171,27 @@ function checkSite(text: string, site: RequestSite): Out[] {
   const why = put
     ? `a repeated request (an application retry after a timeout, a double click, a redelivered message) writes the child again and \`${counterText}\` counts it twice${ifNumber}`
     : `a second delete of the same child still runs \`${counterText}\` and drifts the count (negative on a double unlike)${ifNumber}`;
+  // A Put keyed by a value made on each call (`str(uuid.uuid4())`, `randomUUID()`): a replay writes a new item that no
+  // condition catches, so the guard would not help; what would is a key the replay repeats (a request or event id).
+  const item = put ? prop(child.params, 'Item') : undefined;
+  const fresh =
+    item?.kind === 'object'
+      ? (keys.length ? keys : attr ? [attr] : [])
+          .map((k) => propEntry(item, k)?.value)
+          .map((v) => (v ? text.slice(v.range.start, v.range.end) : ''))
+          .find((src) => FRESH_ID.test(src))
+      : undefined;
+  if (fresh !== undefined) {
+    return [
+      {
+        ruleId: id,
+        message: `No action of this transaction fails when it runs again: a repeated request writes another child and \`${counterText}\` counts it twice${ifNumber}. The child's key is made on each call (\`${fresh.trim()}\`), so no condition on it can catch the replay: key ${which} by something a replay repeats (the caller's request or event id) and guard it with attribute_not_exists.${checkNote}${note}`,
+        range: entry ? entry.keyRange : child.params.range,
+        related: related(child),
+        severity: 'info',
+      },
+    ];
+  }
   const clash = contradiction(child, put ? 'attribute_exists' : 'attribute_not_exists', attr ? [...keys, attr] : keys);
   const contradicts = clash
     ? ` Its ConditionExpression already requires ${clash}, which contradicts that guard (both together can never hold): rewrite the condition rather than add to it.`

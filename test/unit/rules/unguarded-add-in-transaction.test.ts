@@ -252,6 +252,13 @@ cases.push(
       code: tx(d, [upd('ADD likeTally :n', undefined, { ':n': raw('n') })]),
       expect: [{ text: 'likeTally :n', message: 'if :n is a number', severity: 'info' }],
     },
+    // A key made on each call: a replay writes a new child, which no condition catches. (JSON has no calls.)
+    ...(d === 'json' ? [] : [{
+      name: 'a child keyed by a fresh id on each call: no guard can catch the replay; said at info, no fix',
+      dialect: d,
+      code: tx(d, [{ Put: { TableName: 'Votes', Item: { voter_id: raw(d.startsWith('py') ? 'str(uuid.uuid4())' : 'randomUUID()'), candidate: 'A' } } }, upd('ADD votes :one', undefined, { ':one': 1 }, undefined, { segment: 'A_3' })]),
+      expect: [{ text: key(d, 'Put'), severity: 'info' as const, message: 'so no condition on it can catch the replay: key the Put at TransactItems[0] by something a replay repeats', fixes: [] }],
+    }]),
     // Unknown means silent.
     { name: 'a ConditionExpression that is a variable', dialect: d, code: tx(d, [{ Put: { TableName: 'Social', Item: LIKE, ConditionExpression: raw('cond') } }, counter('ADD likeTally :one', 1)]) },
   ]),
