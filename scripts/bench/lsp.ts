@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { LspClient } from '../../test/support/lsp-client';
 import type { BenchRow } from '../bench';
 import { median, timeMs } from '../bench';
-import { tsFile } from './extract';
+import { TS_SHAPE_EDITS, middle, tsFile, tsShapesFile } from './extract';
 
 const EDITS = 15;
 const BURST = 200;
@@ -63,6 +63,8 @@ export async function run(): Promise<BenchRow[]> {
     const parse = median(parses);
 
     return [
+      ...(await shapeRows()),
+      ...(await memoryRows()),
       {
         area: 'lsp',
         name: `didChange -> diagnostics, 5,000-line TS (${first.length} findings)`,
@@ -83,4 +85,66 @@ export async function run(): Promise<BenchRow[]> {
   } finally {
     await client.stop();
   }
+}
+
+/** didChange -> diagnostics for a one-character edit inside each statement shape, ratio to a bare TS parse of the text. */
+async function shapeRows(): Promise<BenchRow[]> {
+  const text = tsShapesFile(5000);
+  const parseOnce = () => timeMs(() => ts.createSourceFile('bench.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS), 1, 0);
+  timeMs(() => parseOnce(), 3, 0);
+  const client = await LspClient.start();
+  const rows: BenchRow[] = [];
+  try {
+    const uri = 'file:///bench/lsp-shapes-5000.ts';
+    await client.open(uri, 'typescript', text);
+    await client.diagnosticsFor(uri, 1, 120_000);
+    for (const e of TS_SHAPE_EDITS) {
+      const at = middle(text, e.needle, e.skip);
+      const parses: number[] = [];
+      const times: number[] = [];
+      for (let i = 0; i < EDITS + 3; i++) {
+        if (i >= 3) parses.push(parseOnce());
+        const t0 = process.hrtime.bigint();
+        // Insert a space, then delete it: the text alternates.
+        const v = await (i % 2 === 0 ? client.edit(uri, at, at, ' ') : client.edit(uri, at, at + 1, ''));
+        await client.diagnosticsFor(uri, v, 120_000);
+        if (i >= 3) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+      if (client.text(uri) !== text) await client.edit(uri, at, at + 1, '');
+      const ours = median(times);
+      const parse = median(parses);
+      rows.push({ area: 'lsp', name: `didChange -> diagnostics, edit ${e.name}`, ours: `${ours.toFixed(1)} ms`, baseline: `ts.createSourceFile ${parse.toFixed(1)} ms`, ratio: ours / parse, note: 'aim <= 0.25' });
+    }
+  } finally {
+    await client.stop();
+  }
+  return rows;
+}
+
+/** The server's resident memory with one 50,000-line TypeScript document open (analysed), next to an idle server's. */
+async function memoryRows(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const [name, text] of [
+    ['tsFile', tsFile(50_000)],
+    ['statement shapes', tsShapesFile(50_000)],
+  ] as const) {
+    // A 50,000-line file is above the default size limit (2 MB): raised, so the document is analysed.
+    const client = await LspClient.start({ settings: () => ({ maxFileSize: 16 * 1024 * 1024 }) });
+    try {
+      const stats = async () => (await client.connection.sendRequest('dynalint/stats')) as { rssBytes: number };
+      const idle = (await stats()).rssBytes;
+      const uri = `file:///bench/rss-${name.replace(/ /g, '-')}.ts`;
+      await client.open(uri, 'typescript', text);
+      await client.diagnosticsFor(uri, 1, 300_000);
+      // One edit, so the incremental state (not only the first full extraction) is what is held.
+      const at = middle(text, "'ADD likes :");
+      await client.diagnosticsFor(uri, await client.edit(uri, at, at, ' '), 300_000);
+      const open = (await stats()).rssBytes;
+      const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+      rows.push({ area: 'lsp', name: `server RSS, 50,000-line TS open (${name})`, ours: mb(open), baseline: `idle server ${mb(idle)}`, ratio: open / idle, note: 'aim <= 150 MB' });
+    } finally {
+      await client.stop();
+    }
+  }
+  return rows;
 }

@@ -172,11 +172,27 @@ class UnitExtractor {
   /** The other statements whose module-level declarations this extraction read. */
   readonly deps = new Set<Unit>();
 
+  /**
+   * @param reads when given, receives what this extraction asked the environment and did not find or could see
+   * overridden by a later statement (`d:`/`c:`/`w:`/`i:` + name, `f` for the SDK flags): a chunked full extraction
+   * re-extracts the statement when a later chunk sets one of them.
+   */
   constructor(
     private env: Env,
     private unit: Unit,
     private host: HostLanguage,
+    private reads?: Set<string>,
   ) {}
+
+  private get usesV3(): boolean {
+    this.reads?.add('f');
+    return this.env.usesV3;
+  }
+
+  private get usesLib(): boolean {
+    this.reads?.add('f');
+    return this.env.usesLib;
+  }
 
   run(): RequestSite[] {
     this.walk();
@@ -210,8 +226,8 @@ class UnitExtractor {
     if (info) return this.site(info.api, 'call', info.style, info.sdk, lit, n.type!, params, c.fn);
     const api = inferApi(params);
     if (!api || !prop(params, 'TableName')) return undefined;
-    const style = inferStyle(params, this.env.usesLib ? 'document' : 'low-level');
-    const v2 = !this.env.usesV3;
+    const style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
+    const v2 = !this.usesV3;
     const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
     return this.site(api, 'inferred', style, sdk, lit, (n as ts.VariableDeclaration).name, params, c.fn);
   }
@@ -295,6 +311,7 @@ class UnitExtractor {
           else if (ts.isIdentifier(callee) && !this.decls.has(callee.text)) {
             // `update({ ... })` where `function update(params: UpdateCommandInput)`: the literal argument is that input.
             const args = (n as ts.CallExpression).arguments;
+            this.reads?.add(`w:${callee.text}`);
             for (const w of this.env.wrappers.get(callee.text) ?? []) {
               const arg = args[w.index];
               if (arg && ts.isObjectLiteralExpression(unwrap(arg))) this.typed.push({ node: arg, fn, returnType: w.type, name: callee });
@@ -392,7 +409,10 @@ class UnitExtractor {
   }
 
   private importNamed(local: string): { name: string; module: string } | undefined {
-    return this.imports.get(local) ?? this.env.imports.get(local);
+    const own = this.imports.get(local);
+    if (own) return own;
+    this.reads?.add(`i:${local}`);
+    return this.env.imports.get(local);
   }
 
   private clientKindOf(e: ts.Expression): ClientKind | undefined {
@@ -416,14 +436,17 @@ class UnitExtractor {
     if (name === 'DocumentClient') return 'v2-doc';
     if (name !== 'DynamoDB') return undefined;
     if (imported) return isV2Module(imported.module) ? 'v2-low' : imported.module === V3_LOW ? 'v3-low-agg' : undefined;
-    return parts.length > 1 || !this.env.usesV3 ? 'v2-low' : 'v3-low-agg';
+    return parts.length > 1 || !this.usesV3 ? 'v2-low' : 'v3-low-agg';
   }
 
   private clientOfReceiver(recv: ts.Expression): ClientKind | undefined {
     const parts = dotted(unwrap(recv));
     if (!parts) return this.clientKindOf(recv);
     const name = parts[parts.length - 1];
-    return this.clients.get(name) ?? this.env.clients.get(name);
+    const own = this.clients.get(name);
+    if (own) return own;
+    this.reads?.add(`c:${name}`);
+    return this.env.clients.get(name);
   }
 
   /** The imported name and module of a command class reference (`UpdateCommand`, `ddb.UpdateItemCommand`). */
@@ -467,7 +490,7 @@ class UnitExtractor {
     if (!params) return undefined;
     let style: ValueStyle;
     if (imp.module) style = imp.module === V3_DOC ? 'document' : 'low-level';
-    else if (low && doc) style = inferStyle(params, this.env.usesLib ? 'document' : 'low-level');
+    else if (low && doc) style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
     else style = doc ? 'document' : 'low-level';
     const api = style === 'document' ? (doc ?? low)! : (low ?? doc)!;
     // Without an import, a command-like class name is only trusted when its input looks like a request.
@@ -492,7 +515,7 @@ class UnitExtractor {
     const style: ValueStyle = low && doc ? inferStyle(params, /doc/i.test(recvName) ? 'document' : 'low-level') : doc ? 'document' : 'low-level';
     const api = (style === 'document' ? (doc ?? low) : (low ?? doc))!;
     if (!looksLikeRequest(params, api)) return undefined;
-    const v2 = !this.env.usesV3 || (!!parent && ts.isPropertyAccessExpression(parent) && parent.name.text === 'promise');
+    const v2 = !this.usesV3 || (!!parent && ts.isPropertyAccessExpression(parent) && parent.name.text === 'promise');
     const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
     return this.site(api, 'call', style, sdk, n, callee.name, params, fn);
   }
@@ -546,7 +569,10 @@ class UnitExtractor {
       for (let i = lo - 1; i >= 0; i--) if (arr[i].scope.pos <= pos && pos < arr[i].scope.end) return arr[i];
     }
     const mod = this.env.decls.get(name);
-    if (!mod) return undefined;
+    if (!mod) {
+      this.reads?.add(`d:${name}`);
+      return undefined;
+    }
     const at = pos + u.delta;
     let best: Decl | undefined;
     for (const d of mod) if (d.pos + d.unit.delta <= at) best = d;
@@ -847,7 +873,7 @@ type Typed = { index: number; type: ts.TypeNode }[];
  * so two versions of a statement with the same key differ only in values, which their readers record in `deps`.
  * `const handler = async () => {...}` contributes `decl handler`, whatever its body.
  */
-function contribution(u: Unit, env: Env, host: HostLanguage): { wrappers: [string, Typed][]; clients: [string, ClientKind][] } {
+function contribution(u: Unit, env: Env, host: HostLanguage, reads?: Set<string>): { wrappers: [string, Typed][]; clients: [string, ClientKind][] } {
   const s = u.stmt!;
   const sf = u.sf;
   const keys: string[] = [];
@@ -862,7 +888,7 @@ function contribution(u: Unit, env: Env, host: HostLanguage): { wrappers: [strin
       keys.push(`wrapper ${wrapperKey(s.name?.text ?? '', typed, sf)}`);
     }
   } else if (ts.isVariableStatement(s)) {
-    const x = new UnitExtractor(env, u, host);
+    const x = new UnitExtractor(env, u, host, reads);
     const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0;
     for (const d of s.declarationList.declarations) {
       if (requireOf(d.initializer) !== undefined) {
@@ -890,7 +916,7 @@ function contribution(u: Unit, env: Env, host: HostLanguage): { wrappers: [strin
     }
   } else if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === K.EqualsToken) {
     const target = dotted(s.expression.left);
-    const kind = target && new UnitExtractor(env, u, host).clientKind(s.expression.right);
+    const kind = target && new UnitExtractor(env, u, host, reads).clientKind(s.expression.right);
     if (target && kind) clients.push([target[target.length - 1], kind]);
   }
   for (const [name, kind] of clients) keys.push(`client ${name}=${kind}`);
@@ -898,58 +924,93 @@ function contribution(u: Unit, env: Env, host: HostLanguage): { wrappers: [strin
   return { wrappers, clients };
 }
 
+/** Add a statement's imports (and `require`s) to the environment; `set` hears each name and flag it sets. */
+function addImports(env: Env, u: Unit, set?: (key: string) => void): void {
+  const s = u.stmt!;
+  const bound = new Map<string, { name: string; module: string }>();
+  const noteModule = (m: string) => {
+    if (m.startsWith('@aws-sdk/') && !env.usesV3) {
+      env.usesV3 = true;
+      set?.('f');
+    }
+    if (m === V3_DOC && !env.usesLib) {
+      env.usesLib = true;
+      set?.('f');
+    }
+  };
+  if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier)) {
+    const module = s.moduleSpecifier.text;
+    noteModule(module);
+    const c = s.importClause;
+    if (c?.name) bound.set(c.name.text, { name: 'default', module });
+    const b = c?.namedBindings;
+    if (b && ts.isNamespaceImport(b)) bound.set(b.name.text, { name: '*', module });
+    if (b && ts.isNamedImports(b)) for (const el of b.elements) bound.set(el.name.text, { name: (el.propertyName ?? el.name).text, module });
+  } else if (ts.isVariableStatement(s))
+    for (const d of s.declarationList.declarations) {
+      const req = requireOf(d.initializer);
+      if (req !== undefined) {
+        noteModule(req);
+        bindRequire(bound, d, req);
+      }
+    }
+  for (const [name, imp] of bound) {
+    env.imports.set(name, imp);
+    set?.(`i:${name}`);
+  }
+}
+
+/** Add a statement's contribution (see `contribution`) to the environment. */
+function addContribution(env: Env, u: Unit, host: HostLanguage, reads?: Set<string>, set?: (key: string) => void): void {
+  const c = contribution(u, env, host, reads);
+  for (const [name, typed] of c.wrappers) {
+    env.wrappers.set(name, typed);
+    set?.(`w:${name}`);
+  }
+  for (const [name, kind] of c.clients) {
+    env.clients.set(name, kind);
+    set?.(`c:${name}`);
+  }
+  for (const d of u.decls) {
+    const arr = env.decls.get(d.name);
+    if (arr) arr.push(d);
+    else env.decls.set(d.name, [d]);
+    set?.(`d:${d.name}`);
+  }
+}
+
 function buildEnv(units: Unit[], host: HostLanguage): Env {
   const env = emptyEnv();
-  const noteModule = (m: string) => {
-    if (m.startsWith('@aws-sdk/')) env.usesV3 = true;
-    if (m === V3_DOC) env.usesLib = true;
-  };
-  for (const u of units) {
-    const s = u.stmt!;
-    if (ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier)) {
-      const module = s.moduleSpecifier.text;
-      noteModule(module);
-      const c = s.importClause;
-      if (c?.name) env.imports.set(c.name.text, { name: 'default', module });
-      const b = c?.namedBindings;
-      if (b && ts.isNamespaceImport(b)) env.imports.set(b.name.text, { name: '*', module });
-      if (b && ts.isNamedImports(b)) for (const el of b.elements) env.imports.set(el.name.text, { name: (el.propertyName ?? el.name).text, module });
-    } else if (ts.isVariableStatement(s))
-      for (const d of s.declarationList.declarations) {
-        const req = requireOf(d.initializer);
-        if (req !== undefined) {
-          noteModule(req);
-          bindRequire(env.imports, d, req);
-        }
-      }
-  }
-  for (const u of units) {
-    const c = contribution(u, env, host);
-    for (const [name, typed] of c.wrappers) env.wrappers.set(name, typed);
-    for (const [name, kind] of c.clients) env.clients.set(name, kind);
-    for (const d of u.decls) {
-      const arr = env.decls.get(d.name);
-      if (arr) arr.push(d);
-      else env.decls.set(d.name, [d]);
-    }
-  }
+  for (const u of units) addImports(env, u);
+  for (const u of units) addContribution(env, u, host);
   return env;
 }
 
-/** Does the text at `from` (after trivia) start with a token that could continue the statement before it? */
-function continuesPrevious(text: string, from = 0): boolean {
+/** The offset after the whitespace and comments at `from`; -1 inside an unterminated block comment. */
+function skipTrivia(text: string, from: number): number {
   let i = from;
   for (;;) {
     while (i < text.length && /\s/.test(text[i])) i++;
     if (text.startsWith('//', i)) i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
     else if (text.startsWith('/*', i)) {
       const e = text.indexOf('*/', i + 2);
-      if (e < 0) return true;
+      if (e < 0) return -1;
       i = e + 2;
-    } else break;
+    } else return i;
   }
-  return i < text.length && '([`+-*/%,.?:=<>&|^!~'.includes(text[i]);
 }
+
+/** Does the text at `from` (after trivia) start with a token that could continue the statement before it? */
+function continuesPrevious(text: string, from = 0): boolean {
+  const i = skipTrivia(text, from);
+  return i < 0 || (i < text.length && '([`+-*/%,.?:=<>&|^!~'.includes(text[i]));
+}
+
+/** Lines that start a top-level statement (at column 0): where a large document is cut into chunks to parse. */
+const STATEMENT_LINE = /\n(?=(?:export|function|async function|const|let|var|class|interface|type|enum|declare|abstract|module\.exports|exports\.)[\s.=({<*]|import[\s{*'"])/g;
+
+/** Characters per chunk of a chunked full parse (the AST of one chunk at a time is alive, not the document's). */
+export const TS_CHUNK_CHARS = 128 * 1024;
 
 /**
  * A TypeScript/JavaScript document kept between edits. Each top-level statement is a unit with its own sites. After
@@ -971,12 +1032,16 @@ export class TsDocument {
   /** How many top-level statements the last `full` / `update` parsed and extracted. */
   lastReparsed = 0;
 
+  /** @param chunkChars documents longer than twice this are parsed chunk by chunk (tests lower it). */
   constructor(
     private languageId: string,
     private host: HostLanguage,
+    private chunkChars = TS_CHUNK_CHARS,
   ) {}
 
   full(text: string): RequestSite[] {
+    const chunked = text.length > 2 * this.chunkChars ? this.fullChunked(text) : undefined;
+    if (chunked) return chunked;
     const sf = createTsSourceFile(text, this.languageId);
     this.text = text;
     this.flattened = sf.text !== text;
@@ -995,8 +1060,97 @@ export class TsDocument {
     return sites ?? this.full(text);
   }
 
-  private extractUnit(u: Unit): void {
-    const x = new UnitExtractor(this.env, u, this.host);
+  /**
+   * A full extraction parsing the document in chunks cut before lines that start a top-level statement, so only one
+   * chunk's AST is alive at a time (a 50,000-line file's AST is most of the server's memory otherwise). Each chunk
+   * must parse without errors and end with a statement followed only by trivia; its statements are extracted against
+   * the environment of the chunks so far, recording what they asked it (`reads`); a statement that asked for a name
+   * a later chunk set is re-extracted at the end (re-parsed alone), and an environment contribution computed too early
+   * falls back to the one-parse full extraction. Undefined when it cannot be used.
+   */
+  private fullChunked(text: string): RequestSite[] | undefined {
+    const env = emptyEnv();
+    this.env = env;
+    const setAt = new Map<string, number>();
+    const units: Unit[] = [];
+    const pending: { u: Unit; chunk: number; reads: Set<string> }[] = [];
+    const contributed: { chunk: number; reads: Set<string> }[] = [];
+    let p = 0;
+    for (let chunk = 0; p < text.length; chunk++) {
+      // Cut before a statement line; when the chunk does not parse on its own (the line was inside a template, a
+      // comment or a badly indented block) or holds no statement, try the next such line, a few times.
+      let from = p + this.chunkChars;
+      let cut = text.length;
+      let sf: ts.SourceFile | undefined;
+      for (let attempt = 0; attempt < 8 && !sf; attempt++) {
+        STATEMENT_LINE.lastIndex = from;
+        const m = from < text.length ? STATEMENT_LINE.exec(text) : null;
+        cut = m ? m.index + 1 : text.length;
+        const candidate = this.parseRegion(text.slice(p, cut), true);
+        if (candidate && (cut === text.length || skipTrivia(candidate.text, candidate.statements[candidate.statements.length - 1].end) === cut - p)) sf = candidate;
+        else if (cut === text.length) return undefined;
+        from = cut;
+      }
+      if (!sf) return undefined;
+      const toEnd = cut === text.length;
+      const slice = sf.text;
+      if (p > 0 && continuesPrevious(slice)) return undefined;
+      const last = sf.statements[sf.statements.length - 1];
+      const lite = liteSource(slice);
+      const fresh = sf.statements.map((st) => newUnit(lite, p, st));
+      const set = (key: string) => setAt.set(key, chunk);
+      for (const u of fresh) addImports(env, u, set);
+      for (const u of fresh) {
+        const reads = new Set<string>();
+        addContribution(env, u, this.host, reads, set);
+        contributed.push({ chunk, reads });
+      }
+      for (const u of fresh) {
+        const reads = new Set<string>();
+        this.extractUnit(u, reads);
+        pending.push({ u, chunk, reads });
+      }
+      units.push(...fresh);
+      p = toEnd ? text.length : p + last.end;
+    }
+    const stale = (reads: Set<string>, chunk: number) => {
+      for (const k of reads) if ((setAt.get(k) ?? -1) > chunk) return true;
+      return false;
+    };
+    if (contributed.some((c) => stale(c.reads, c.chunk))) return undefined;
+    this.units = units;
+    this.text = text;
+    this.flattened = false;
+    for (const { u, chunk, reads } of pending) {
+      if (!stale(reads, chunk)) continue;
+      if (!this.reparseInPlace(u, text, u.pos + u.delta)) return undefined;
+      this.extractUnit(u);
+    }
+    this.lastReparsed = units.length;
+    return this.collect();
+  }
+
+  /** Re-parse a statement whose text is unchanged (now at `at`) in place, its declarations swapped in the environment. */
+  private reparseInPlace(u: Unit, text: string, at: number, parsed?: ts.SourceFile): boolean {
+    const sf = parsed ?? this.parseRegion(text.slice(at, at + u.end - u.pos), false);
+    if (!sf || sf.statements.length !== 1) return false;
+    const before = u.decls;
+    u.sf = liteSource(sf.text);
+    u.delta = at;
+    u.stmt = sf.statements[0];
+    u.pos = u.stmt.pos;
+    u.end = u.stmt.end;
+    const c = contribution(u, this.env, this.host);
+    for (let k = 0; k < before.length; k++) {
+      const arr = this.env.decls.get(before[k].name)!;
+      arr[arr.indexOf(before[k])] = u.decls[k];
+    }
+    for (const [name, typed] of c.wrappers) this.env.wrappers.set(name, typed);
+    return true;
+  }
+
+  private extractUnit(u: Unit, reads?: Set<string>): void {
+    const x = new UnitExtractor(this.env, u, this.host, reads);
     u.sites = x.run();
     u.consumed = [...x.consumedTop];
     u.deferred = x.deferred;
@@ -1065,7 +1219,7 @@ export class TsDocument {
     const newDecls = fresh.flatMap((u) => u.decls);
     // The statements that read a declaration of a touched one: re-parsed (their text is unchanged) and re-extracted.
     const touchedSet = new Set(touched);
-    const readers: { u: Unit; sf: ts.SourceFile; at: number }[] = [];
+    const readers: { u: Unit; at: number; sf: ts.SourceFile }[] = [];
     let readerChars = 0;
     for (let k = 0; k < n; k++) {
       if (k >= i && k <= j) continue;
@@ -1077,8 +1231,8 @@ export class TsDocument {
       if (readerChars * 2 > newText.length) return undefined;
       const at = start(u) + (k > j ? diff : 0);
       const rsf = this.parseRegion(newText.slice(at, at + u.end - u.pos), false);
-      if (!rsf || rsf.statements.length !== 1) return undefined;
-      readers.push({ u, sf: rsf, at });
+      if (rsf?.statements.length !== 1) return undefined;
+      readers.push({ u, at, sf: rsf });
     }
     // Commit: move the other statements, swap the touched statements' declarations for the new ones.
     if (diff !== 0)
@@ -1096,22 +1250,8 @@ export class TsDocument {
       arr[arr.indexOf(oldDecls[k])] = newDecls[k];
     }
     for (const c of contributions) for (const [name, typed] of c.wrappers) this.env.wrappers.set(name, typed);
-    for (const r of readers) {
-      // Re-parsed in place (same unit, so statements that read it keep pointing at it); its declarations too.
-      const u = r.u;
-      const before = u.decls;
-      u.sf = liteSource(r.sf.text);
-      u.delta = r.at;
-      u.stmt = r.sf.statements[0];
-      u.pos = u.stmt.pos;
-      u.end = u.stmt.end;
-      const c = contribution(u, this.env, this.host);
-      for (let k = 0; k < before.length; k++) {
-        const arr = this.env.decls.get(before[k].name)!;
-        arr[arr.indexOf(before[k])] = u.decls[k];
-      }
-      for (const [name, typed] of c.wrappers) this.env.wrappers.set(name, typed);
-    }
+    // Re-parsed in place (same unit, so statements that read it keep pointing at it); its declarations too.
+    for (const r of readers) this.reparseInPlace(r.u, newText, r.at, r.sf);
     this.units = [...units.slice(0, i), ...fresh, ...units.slice(j + 1)];
     for (const u of fresh) this.extractUnit(u);
     for (const r of readers) this.extractUnit(r.u);

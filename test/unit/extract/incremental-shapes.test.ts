@@ -9,6 +9,9 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { createDocumentExtractor, extract, initParsers, TextChange } from '../../../server/src/extract';
 import { fcParameters } from '../../support/fc';
+import { readdirSync } from 'node:fs';
+import { TsDocument } from '../../../server/src/extract/typescript';
+import { FIXTURES, fixture } from './support';
 
 /** A template with edit points: `§S` where a statement (or JSON property) may be inserted, `§Q` inside a string. */
 interface Shape {
@@ -226,6 +229,26 @@ describe('extract: edits inside any statement shape stay incremental and equal a
   it('JSON: members of a root object', () => check(JSON_OBJECT, 40));
   it('Python: functions, methods and strings', () => check(PY, 40));
 
+  for (const shape of [TS, JSON_ARRAY, JSON_OBJECT])
+    it(`${shape.languageId}: edits anywhere (also breaking the syntax) still equal a full extraction`, () => {
+      const pieces = ['x', '\n', '(', ')', "'", '"', '{', '}', ';', ',', 'const ', ' = ', '`', '//', 'async () => {', 'TABLE'];
+      const anyEdits = fc.array(fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), piece: fc.nat(), insert: fc.boolean(), withChanges: fc.boolean() }), { minLength: 1, maxLength: 15 });
+      fc.assert(
+        fc.property(anyEdits, (steps) => {
+          let { text } = prepare(shape.template);
+          const doc = createDocumentExtractor(shape.languageId);
+          doc.update(text);
+          steps.forEach((step, i) => {
+            const start = step.at % (text.length + 1);
+            const change: TextChange = { start, end: Math.min(text.length, start + step.del), text: step.insert ? pieces[step.piece % pieces.length] : '' };
+            text = text.slice(0, change.start) + change.text + text.slice(change.end);
+            assert.deepEqual(doc.update(text, step.withChanges ? [change] : undefined), extract(text, shape.languageId), `after edit ${i}: ${JSON.stringify(change)}`);
+          });
+        }),
+        fcParameters({ numRuns: 60 }),
+      );
+    });
+
   it('an edit that changes what a statement declares (a name, a client, a wrapper signature) re-extracts the document', () => {
     const { text } = prepare(TS.template);
     const doc = createDocumentExtractor('typescript');
@@ -252,5 +275,42 @@ describe('extract: edits inside any statement shape stay incremental and equal a
     assert.deepEqual(doc.last, { update: 'incremental', reparsed: 2 });
     const site = got.sites.find((s) => s.enclosingFunction?.name === 'update' && s.range.start > edited.indexOf('exports.update'))!;
     assert.ok(JSON.stringify(site.params).includes('SET a = :a, b = :b'));
+  });
+
+  it('a large document parsed chunk by chunk gives the same sites as one parse (also with names declared after use)', () => {
+    const late = `function early() {
+  return doc.send(new UpdateCommand({ TableName: LATE, Key: { id: 1 }, UpdateExpression: 'SET a = :a' }));
+}
+function wrapped() {
+  return put({ TableName: LATE, Item: { id: 1 } });
+}
+`;
+    const tail = `
+const LATE = 'Late';
+function put(p: PutCommandInput) {
+  return doc.send(new PutCommand(p));
+}
+`;
+    const texts = readdirSync(FIXTURES)
+      .filter((f) => /\.(ts|js)$/.test(f))
+      .map((f) => [f, fixture(f)] as const);
+    const { text } = prepare(TS.template);
+    texts.push(['shapes', text], ['late names', late + text.replace(/^(import[^\n]*\n)+/, '') + tail + text.match(/^(import[^\n]*\n)+/)![0]]);
+    let chunkedRuns = 0;
+    for (const [name, t] of texts) {
+      const languageId = name.endsWith('.js') ? 'javascript' : 'typescript';
+      const host = languageId === 'javascript' ? 'javascript' : 'typescript';
+      const one = new TsDocument(languageId, host, 1e9).full(t);
+      const chunked = new TsDocument(languageId, host, 64);
+      const spy = chunked as unknown as { fullChunked: (t: string) => unknown };
+      const original = spy.fullChunked.bind(chunked);
+      spy.fullChunked = (x: string) => {
+        const r = original(x);
+        if (r) chunkedRuns++;
+        return r;
+      };
+      assert.deepEqual(chunked.full(t), one, name);
+    }
+    assert.ok(chunkedRuns >= 3, `chunked parses: ${chunkedRuns}`);
   });
 });
