@@ -37,6 +37,8 @@ import { lensTargets } from './reconcile/lens';
 import { type DiagnosticData, DIAGNOSTIC_SOURCE, FIX_ALL_KIND, Commands } from './protocol/lsp';
 import type { DynalintSettings } from './protocol/settings';
 import { DOCS_BASE, type Finding, type Severity, type TextEdit } from './rules/types';
+import type { TableIndex } from './tables';
+import { definitionsAt, matchMarkdown, tableAt, tableCompletions } from './tables/language';
 
 export interface Analysis {
   uri: string;
@@ -136,6 +138,9 @@ export class DynalintService {
   private readonly cache = new Map<string, { key: string; analysis: Analysis }>();
   private readonly extractors = new Map<string, { languageId: string; maxFileSize: number; extractor: DocumentExtractor }>();
 
+  /** The workspace's table definitions (tables/), when the front end built them; analyses are cached per generation. */
+  tables?: TableIndex;
+
   constructor(private readonly log: (message: string) => void = () => undefined) {}
 
   /** Extraction + rules for a document version under the given settings (cached per uri + version + settings). */
@@ -157,7 +162,7 @@ export class DynalintService {
 
   /** A cached analysis, or the extraction done and the rules left to `finish`. */
   private begin(doc: TextDocument, settings: DynalintSettings): Analysis | { finish: () => Analysis } {
-    const key = `${doc.version}\u0000${JSON.stringify(settings)}`;
+    const key = `${doc.version}\u0000${this.tables?.generation ?? -1}\u0000${JSON.stringify(settings)}`;
     const hit = this.cache.get(doc.uri);
     if (hit && hit.key === key) return hit.analysis;
     let t0 = performance.now();
@@ -204,7 +209,7 @@ export class DynalintService {
   }
 
   private rules(text: string, languageId: string, sites: RequestSite[], settings: DynalintSettings): Finding[] {
-    return runRules(text, languageId, sites, { settingsRules: settings.rules, log: this.log });
+    return runRules(text, languageId, sites, { settingsRules: settings.rules, log: this.log, tables: this.tables });
   }
 
   /** One incremental extractor per open document (re-parses only around the edit). */
@@ -255,6 +260,7 @@ export class DynalintService {
     };
     if (f.unnecessary) d.tags = [DiagnosticTag.Unnecessary];
     if (f.related?.length) d.relatedInformation = f.related.map((r) => ({ location: { uri: doc.uri, range: lspRange(doc, r.range) }, message: r.message }));
+    if (f.elsewhere?.length) d.relatedInformation = [...(d.relatedInformation ?? []), ...f.elsewhere.map((r) => ({ location: { uri: r.uri, range: r.range }, message: r.message }))];
     return d;
   }
 
@@ -331,6 +337,8 @@ export class DynalintService {
     const offset = doc.offsetAt(position);
     for (const site of a.sites) {
       if (!within(site.range, offset)) continue;
+      const tableItems = this.tables ? tableCompletions(this.tables, operationsOf(site), offset) : undefined;
+      if (tableItems) return tableItems.map((c) => ({ label: c.label, kind: c.kind === 'index' ? CompletionItemKind.Reference : CompletionItemKind.Field, detail: c.detail }));
       for (const op of operationsOf(site)) {
         for (const e of expressionsOf(op)) {
           const i = indexAt(e.node, offset);
@@ -426,6 +434,8 @@ export class DynalintService {
     const offset = doc.offsetAt(position);
     for (const site of a.sites) {
       if (!within(site.range, offset)) continue;
+      const table = this.tables ? tableAt(this.tables, operationsOf(site), offset) : undefined;
+      if (table) return { contents: { kind: MarkupKind.Markdown, value: matchMarkdown(table) }, range: lspRange(doc, table.range) };
       if (within(site.nameRange, offset) || this.onOperationKey(site, offset)) {
         const value = costHover(site, settings);
         if (value) return { contents: { kind: MarkupKind.Markdown, value } };
@@ -465,6 +475,15 @@ export class DynalintService {
     const isCall = /^\s*\(/.test(expr.slice(w.end));
     if ((info.type === 'function') !== isCall) return null;
     return md(wordMarkdown(info, e.kind));
+  }
+
+  /** Go to definition from a request's table name to the table's definition(s). */
+  definition(doc: TextDocument, settings: DynalintSettings, position: Position): { uri: string; range: LspRange }[] {
+    if (!this.tables) return [];
+    const a = this.analyze(doc, settings);
+    const offset = doc.offsetAt(position);
+    const site = a.sites.find((s) => within(s.range, offset));
+    return site ? definitionsAt(this.tables, operationsOf(site), offset).map((l) => ({ uri: l.uri, range: l.range })) : [];
   }
 
   codeLenses(doc: TextDocument, settings: DynalintSettings): CodeLens[] {

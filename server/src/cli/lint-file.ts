@@ -12,6 +12,7 @@ import { runRules } from '../rules';
 import type { Finding } from '../rules/types';
 import { type TextFile, UnreadableFileError, readFailure, readTextFile } from '../io/read';
 import { FileReport, NotLinted, fileReport } from './format';
+import type { TableLookup } from '../tables';
 
 export interface LintJob {
   /** Absolute path. */
@@ -40,18 +41,19 @@ export interface LintOutcome {
 }
 
 /** Lint one document's text: extraction then every enabled rule (suppressions and severities applied by runRules). */
-export function lintText(text: string, languageId: string, settings: DynalintSettings, log: (message: string) => void): Finding[] {
-  return lintTextWithGaps(text, languageId, settings, log).findings;
+export function lintText(text: string, languageId: string, settings: DynalintSettings, log: (message: string) => void, tables?: TableLookup): Finding[] {
+  return lintTextWithGaps(text, languageId, settings, log, tables).findings;
 }
 
-function lintTextWithGaps(text: string, languageId: string, settings: DynalintSettings, log: (message: string) => void): { findings: Finding[]; notLinted: NotLinted[] } {
+function lintTextWithGaps(text: string, languageId: string, settings: DynalintSettings, log: (message: string) => void, tables?: TableLookup): { findings: Finding[]; notLinted: NotLinted[] } {
   const res = extract(text, languageId, { maxFileSize: settings.maxFileSize });
   if (res.skipped) return { findings: [], notLinted: [{ reason: res.skipped }] };
   const notLinted = (res.notLinted ?? []).map((r) => ({ reason: r.reason, range: { start: r.start, end: r.end } }));
-  return { findings: runRules(text, languageId, res.sites, { fileRules: settings.rules, log }), notLinted };
+  return { findings: runRules(text, languageId, res.sites, { fileRules: settings.rules, log, tables }), notLinted };
 }
 
-export async function lintFile(job: LintJob): Promise<LintOutcome> {
+/** `tables`: the table definitions of the linted tree (tables/scan.ts), for the key-schema rules. */
+export async function lintFile(job: LintJob, tables?: TableLookup): Promise<LintOutcome> {
   const { abs, file, languageId, settings } = job;
   const messages: string[] = [];
   // Only a regular file of at most maxFileSize bytes of strict UTF-8 is read (a latin-1 file is reported and left
@@ -70,13 +72,13 @@ export async function lintFile(job: LintJob): Promise<LintOutcome> {
   let text = read.text;
   await ensureParser(languageId);
   const log = (m: string) => messages.push(`${file}: ${m}`);
-  let { findings, notLinted } = lintTextWithGaps(text, languageId, settings, log);
+  let { findings, notLinted } = lintTextWithGaps(text, languageId, settings, log, tables);
   let diff: string | undefined;
   let fixed = 0;
   let written: boolean | undefined;
   let notWritten: string | undefined;
   if ((job.fix || job.dryRun) && findings.some((f) => f.fixes?.some((x) => x.safe))) {
-    const result = fixAll(text, findings, (t) => lintText(t, languageId, settings, log));
+    const result = fixAll(text, findings, (t) => lintText(t, languageId, settings, log, tables));
     if (result.text !== text) {
       fixed = result.fixed;
       if (job.fix) {
@@ -85,7 +87,7 @@ export async function lintFile(job: LintJob): Promise<LintOutcome> {
       } else diff = createTwoFilesPatch(`a/${file}`, `b/${file}`, text, result.text, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
       if (!notWritten) {
         text = result.text;
-        ({ findings, notLinted } = result.remaining ? { findings: result.remaining, notLinted } : lintTextWithGaps(text, languageId, settings, log));
+        ({ findings, notLinted } = result.remaining ? { findings: result.remaining, notLinted } : lintTextWithGaps(text, languageId, settings, log, tables));
       }
     }
   }

@@ -18,6 +18,8 @@ import { collectFiles } from './files';
 import { FORMATS, FileReport, Format, countFindings, countNotLinted, fileReport, formatReports } from './format';
 import { type LintJob, type LintOutcome, lintFile } from './lint-file';
 import { type JobMessage, LINT_WORKER } from './worker';
+import { type TableIndex } from '../tables';
+import { tableProblemReports, treeTables } from './tables';
 
 export { lintText } from './lint-file';
 
@@ -140,9 +142,12 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
     jobs.push({ abs, file, languageId, settings: s, fix: opts.fix, dryRun: opts.dryRun });
   }
   const todo = jobs.filter((j): j is LintJob => 'abs' in j);
+  // Table definitions of the repository and of the linted paths, for the key-schema rules.
+  const tables = await treeTables(io.cwd, files, (m) => io.stderr(`dynalint lint: ${m}\n`));
+  jobs.push(...tableProblemReports(tables, io.cwd));
   const workers = Math.min(opts.jobs || DEFAULT_JOBS, Math.max(1, Math.floor(todo.length / FILES_PER_WORKER)));
   const outcomes = new Map<LintJob, LintOutcome>();
-  const failed = await runJobs(todo, workers, (job, outcome) => {
+  const failed = await runJobs(todo, workers, tables, (job, outcome) => {
     outcomes.set(job, outcome);
     for (const m of outcome.messages) io.stderr(`${m}\n`);
   });
@@ -200,10 +205,10 @@ function startWorker(): Worker {
  * file could not be read or a worker failed (the run stops), else undefined. Each worker gets one file at a time,
  * so the load balances and at most `workers` outcomes are in flight.
  */
-async function runJobs(jobs: LintJob[], workers: number, done: (job: LintJob, outcome: LintOutcome) => void): Promise<string | undefined> {
+async function runJobs(jobs: LintJob[], workers: number, tables: TableIndex, done: (job: LintJob, outcome: LintOutcome) => void): Promise<string | undefined> {
   if (workers <= 1 || jobs.length <= 1) {
     for (const job of jobs) {
-      done(job, await lintFile(job));
+      done(job, await lintFile(job, tables));
     }
     return undefined;
   }
@@ -215,10 +220,12 @@ async function runJobs(jobs: LintJob[], workers: number, done: (job: LintJob, ou
       pool.map(
         (w) =>
           new Promise<void>((resolve) => {
+            let first = true;
             const send = () => {
               if (failure !== undefined || next >= jobs.length) return resolve();
               const id = next++;
-              w.postMessage({ id, job: jobs[id] } satisfies JobMessage);
+              w.postMessage({ id, job: jobs[id], ...(first ? { tables: tables.snapshot() } : {}) } satisfies JobMessage);
+              first = false;
             };
             w.on('message', (m: { id: number; outcome?: LintOutcome; failure?: string }) => {
               if (m.outcome) done(jobs[m.id], m.outcome);

@@ -11,6 +11,7 @@ import { ParseError, getNodeValue, parseTree, printParseErrorCode, type Node } f
 import type { Range } from '../extract/model';
 import { allRules } from '../rules';
 import type { Rule, SeveritySetting } from '../rules/types';
+import { TABLES_SCHEMA } from '../tables/config-schema';
 
 export const CONFIG_FILE = '.dynalintrc.json';
 export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
@@ -64,9 +65,9 @@ export function parseConfig(text: string, knownRuleIds: ReadonlySet<string>): Om
   for (const p of root.children ?? []) {
     const [k, v] = p.children ?? [];
     if (!k || !v) continue;
-    if (k.value === '$schema') continue;
+    if (k.value === '$schema' || k.value === 'tables') continue; // tables: read by the table index (tables/extract.ts)
     if (k.value !== 'rules') {
-      problems.push({ message: `Unknown setting "${k.value}": only "rules" is read.`, range: span(k), severity: 'warning' });
+      problems.push({ message: `Unknown setting "${k.value}": only "rules" and "tables" are read.`, range: span(k), severity: 'warning' });
       continue;
     }
     if (v.type !== 'object') {
@@ -134,6 +135,7 @@ export function configSchema(rules: readonly Rule[] = allRules): object {
         ),
         additionalProperties: false,
       },
+      tables: TABLES_SCHEMA,
     },
     additionalProperties: false,
   };

@@ -8,6 +8,7 @@ import {
   type Connection,
   type Diagnostic,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind,
   type InitializeResult,
   type ServerCapabilities,
@@ -29,6 +30,7 @@ import type { DynalintSettings } from '../protocol/settings';
 import { DynalintService } from '../service';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
+import { WorkspaceTables } from './tables';
 
 export interface ServerHandle {
   service: DynalintService;
@@ -53,8 +55,12 @@ export function startServer(connection: Connection): ServerHandle {
   };
   const service = new DynalintService(log);
   const documents = new TextDocuments(TextDocument);
+  // Table definitions of the workspace folders: built once after initialize (lints wait for it), then per file.
+  const tables = new WorkspaceTables(connection, documents, log, () => relintAll());
+  service.tables = tables.index;
   /** The parser of a document's language, loaded with the first document of that language (not at start-up). */
-  const ready = (uri: string): Promise<void> => {
+  const ready = async (uri: string): Promise<void> => {
+    await tables.ready;
     const doc = documents.get(uri);
     return doc ? ensureParser(resolveLanguageId(doc.languageId, uri)).catch((e: unknown) => log(`parser initialisation failed: ${String(e)}`)) : Promise.resolve();
   };
@@ -64,6 +70,7 @@ export function startServer(connection: Connection): ServerHandle {
   let configurationChanges = false;
   let folders: string[] = [];
   let folderChanges = false;
+  let watchedFilesRegistration = false;
   const toPaths = (uris: string[]) => uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
 
   /** Rule severities from the nearest `.dynalintrc.json`, searched up to the document's workspace folder. */
@@ -137,7 +144,9 @@ export function startServer(connection: Connection): ServerHandle {
       completionProvider: { triggerCharacters: ['#', ':'] },
       hoverProvider: true,
       codeLensProvider: { resolveProvider: false },
+      definitionProvider: true,
     };
+    watchedFilesRegistration = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     if (folderChanges) capabilities.workspace = { workspaceFolders: { supported: true, changeNotifications: true } };
     if (pullDiagnostics) capabilities.diagnosticProvider = { identifier: 'dynalint', interFileDependencies: false, workspaceDiagnostics: false };
     return { capabilities, serverInfo: { name: 'dynalint' } };
@@ -150,11 +159,14 @@ export function startServer(connection: Connection): ServerHandle {
         guard('didChangeWorkspaceFolders', undefined, (e) => {
           const removed = new Set(toPaths(e.removed.map((f) => f.uri)));
           folders = [...folders.filter((f) => !removed.has(f)), ...toPaths(e.added.map((f) => f.uri))];
+          tables.start(folders);
           settings?.clear();
           relintAll();
         }),
       );
     if (configurationChanges) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'dynalint' });
+    if (watchedFilesRegistration) void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: tables.watchers() }).catch((e: unknown) => log(`file watch registration failed: ${String(e)}`));
+    tables.start(folders);
   });
 
   connection.onDidChangeConfiguration(
@@ -165,8 +177,9 @@ export function startServer(connection: Connection): ServerHandle {
     }),
   );
   connection.onDidChangeWatchedFiles(
-    guard('didChangeWatchedFiles', undefined, () => {
+    guard('didChangeWatchedFiles', undefined, async (params) => {
       settings?.clear();
+      await tables.filesChanged(params.changes);
       relintAll();
     }),
   );
@@ -176,6 +189,7 @@ export function startServer(connection: Connection): ServerHandle {
     if (!pullDiagnostics) scheduler.request(e.document.uri);
   });
   documents.onDidChangeContent((e) => {
+    tables.documentChanged(e.document);
     if (!pullDiagnostics) scheduler.request(e.document.uri);
   });
   documents.onDidClose((e) => {
@@ -185,6 +199,7 @@ export function startServer(connection: Connection): ServerHandle {
     service.forget(uri);
     settings?.delete(uri);
     if (!pullDiagnostics) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    tables.documentClosed(uri);
   });
 
   /**
@@ -231,6 +246,12 @@ export function startServer(connection: Connection): ServerHandle {
     guard('textDocument/hover', null, async (params) => {
       const ds = await docAndSettings(params.textDocument.uri);
       return ds ? service.hover(ds.doc, ds.s, params.position) : null;
+    }),
+  );
+  connection.onDefinition(
+    guard('textDocument/definition', [], async (params) => {
+      const ds = await docAndSettings(params.textDocument.uri);
+      return ds ? service.definition(ds.doc, ds.s, params.position) : [];
     }),
   );
   connection.onCodeLens(

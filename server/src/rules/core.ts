@@ -9,6 +9,7 @@ import { setWithoutIfNotExists } from './set-without-if-not-exists';
 import { transactionDuplicateItem } from './transaction-duplicate-item';
 import { transactionTooManyActions } from './transaction-too-many-actions';
 import type { Rule } from './types';
+import { tableRules } from './table';
 import { unguardedAddInTransaction } from './unguarded-add-in-transaction';
 import { unusedSuppression } from './unused-suppression';
 
@@ -26,4 +27,5 @@ export const coreRules: Rule[] = [
   transactionTooManyActions,
   unguardedAddInTransaction,
   unusedSuppression,
+  ...tableRules,
 ].sort(byRuleId);

@@ -3,6 +3,7 @@
  * settings), suppression comments, and isolation (a rule that throws is logged and skipped; the others still report).
  */
 import type { RequestSite } from '../extract/model';
+import type { TableLookup } from '../tables';
 import { withLineBreaks } from './edit';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
 import { SharedSource, consistentForSharers, sharedSource } from './shared';
@@ -16,6 +17,8 @@ export interface RunConfig {
   settingsRules?: Record<string, SeveritySetting>;
   /** Where a failing rule is logged (default: console.error). */
   log?: (message: string) => void;
+  /** Table definitions of the workspace, for the key-schema rules (rules/table/). */
+  tables?: TableLookup;
 }
 
 /**
@@ -88,7 +91,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     if (sev === 'off') continue;
     enabled.add(rule.id);
     try {
-      for (const f of rule.check({ text, sites })) {
+      for (const f of rule.check({ text, sites, tables: config.tables })) {
         const own = 'severity' in f ? f.severity : undefined;
         const severity: Severity = configured(rule, config) ? sev : (own ?? sev);
         findings.push({ ...f, severity });

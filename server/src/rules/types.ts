@@ -1,4 +1,5 @@
 import type { Range, RequestSite } from '../extract/model';
+import type { TableLookup } from '../tables';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
 export type SeveritySetting = Severity | 'off';
@@ -40,6 +41,8 @@ export interface Finding {
   related?: { range: Range; message: string }[];
   /** Marks the finding as about unnecessary code (faded in editors), e.g. an unused placeholder. */
   unnecessary?: boolean;
+  /** Related places in other files (a table's definition): LSP related information with their own uri. */
+  elsewhere?: { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } }; message: string }[];
 }
 
 export interface RuleContext {
@@ -47,6 +50,8 @@ export interface RuleContext {
   sites: RequestSite[];
   /** Rule options from configuration (per rule), if any. */
   options?: Record<string, unknown>;
+  /** The table definitions of the workspace (tables/), when known; rules about key schemas are silent without it. */
+  tables?: TableLookup;
 }
 
 export interface Rule {

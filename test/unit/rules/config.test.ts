@@ -23,7 +23,7 @@ describe('.dynalintrc.json', () => {
         [
           ['warning', '"no-such-rule"', 'Unknown rule id "no-such-rule".'],
           ['error', '"loud"', `Invalid severity "loud" for rule "add-on-non-number": use one of "error", "warning", "info", "hint", "off" (ESLint's "warn", 0, 1, 2 also work).`],
-          ['warning', '"extends"', 'Unknown setting "extends": only "rules" is read.'],
+          ['warning', '"extends"', 'Unknown setting "extends": only "rules" and "tables" are read.'],
         ],
       );
     });

@@ -1,0 +1,119 @@
+/**
+ * The language server's side of the table index: the first scan of the workspace folders (lints wait for it), updates
+ * from `workspace/didChangeWatchedFiles` and from edits of open definition files, definitions that could not be read
+ * published as information diagnostics in their own files, and a re-lint of open documents when a definition changed.
+ */
+import type { Connection, FileEvent, TextDocuments } from 'vscode-languageserver';
+import { DiagnosticSeverity, FileChangeType } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { fileURLToPath } from 'node:url';
+import { TableIndex } from '../tables';
+import { extractTables, ensureTableParsers, mayDefineTables, tableFileKind } from '../tables/extract';
+import { label, scanTables, tablesOfFile } from '../tables/scan';
+import { TABLE_DEFINITION } from '../rules/table/table-definition';
+import { DIAGNOSTIC_SOURCE } from '../protocol/lsp';
+import { docsUrl } from '../service';
+
+export class WorkspaceTables {
+  readonly index = new TableIndex();
+  /** Resolves when the current scan is done (never rejects). */
+  ready: Promise<void> = Promise.resolve();
+  private folders: string[] = [];
+  private published = new Set<string>();
+  private scanning = 0;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly log: (m: string) => void,
+    private readonly relint: () => void,
+  ) {}
+
+  /** Glob patterns of the files that may define tables (registered with the client's file watcher). */
+  watchers(): { globPattern: string }[] {
+    return ['**/*.{yaml,yml,template,json,tf}', '**/*.{ts,mts,cts,js,mjs,cjs,py}'].map((globPattern) => ({ globPattern }));
+  }
+
+  /** (Re)build the index from the folders; lints wait for it. */
+  start(folders: string[]): void {
+    this.folders = folders;
+    const run = ++this.scanning;
+    this.ready = (async () => {
+      try {
+        const fresh = new TableIndex();
+        const { report } = await scanTables(folders, fresh);
+        if (run !== this.scanning) return;
+        this.index.clear();
+        for (const f of fresh.snapshot()) this.index.setFile(f);
+        this.log(`table definitions: ${report.tables} in ${report.parsed} of ${report.candidates} candidate files, ${report.durationMs.toFixed(0)} ms`);
+        for (const m of report.notRead) this.log(`table definitions: ${m}`);
+        this.publishProblems();
+      } catch (e) {
+        this.log(`table definitions could not be indexed: ${(e as Error)?.stack ?? String(e)}`);
+      }
+    })();
+    void this.ready.then(() => this.relint());
+  }
+
+  private rootOf(path: string): string {
+    return this.folders.filter((f) => path.startsWith(f)).sort((a, b) => b.length - a.length)[0] ?? '';
+  }
+
+  private async update(uri: string, text?: string): Promise<boolean> {
+    if (!uri.startsWith('file:') || !tableFileKind(uri)) return false;
+    const path = fileURLToPath(uri);
+    const facts = await tablesOfFile(path, this.rootOf(path), undefined, text);
+    const changed = facts && !('notRead' in facts) ? this.index.setFile(facts) : this.index.removeFile(uri);
+    if (changed) this.publishProblems();
+    return changed;
+  }
+
+  async filesChanged(changes: FileEvent[]): Promise<void> {
+    await this.ready;
+    let changed = false;
+    for (const c of changes) {
+      if (this.documents.get(c.uri)) continue; // an open document's text is what counts
+      if (c.type === FileChangeType.Deleted) changed = this.index.removeFile(c.uri) || changed;
+      else changed = (await this.update(c.uri)) || changed;
+    }
+    if (changed) this.publishProblems();
+  }
+
+  /** An open document changed: a definition file is re-read from its text (no parse unless it may define tables). */
+  documentChanged(doc: TextDocument): void {
+    const kind = tableFileKind(doc.uri);
+    if (!kind || !doc.uri.startsWith('file:')) return;
+    const text = doc.getText();
+    const known = this.index.uris().includes(doc.uri);
+    if (!known && !mayDefineTables(kind, text)) return;
+    void ensureTableParsers(kind).then(() => {
+      const path = fileURLToPath(doc.uri);
+      const facts = extractTables(doc.uri, label(path, this.rootOf(path)), text, kind);
+      if (this.index.setFile(facts)) {
+        this.publishProblems();
+        this.relint();
+      }
+    });
+  }
+
+  /** A closed document: what counts again is the file on disk. */
+  documentClosed(uri: string): void {
+    if (!this.index.uris().includes(uri)) return;
+    void this.update(uri).then((changed) => changed && this.relint());
+  }
+
+  private publishProblems(): void {
+    const now = new Set<string>();
+    for (const uri of this.index.uris()) {
+      const problems = this.index.problems(uri);
+      if (!problems.length) continue;
+      now.add(uri);
+      void this.connection.sendDiagnostics({
+        uri,
+        diagnostics: problems.map((p) => ({ range: p.location.range, severity: DiagnosticSeverity.Information, code: TABLE_DEFINITION, codeDescription: { href: docsUrl(TABLE_DEFINITION) }, source: DIAGNOSTIC_SOURCE, message: p.message })),
+      });
+    }
+    for (const uri of this.published) if (!now.has(uri)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+    this.published = now;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The TypeScript/JavaScript front end of cdk.ts: one `createSourceFile` parse, one walk collecting CDK table
+ * constructors, index and environment calls, and CreateTable requests, turned into PNodes. Required lazily (it loads
+ * the TypeScript compiler).
+ */
+import ts from 'typescript';
+import { CodeFacts, readCodeFacts } from './cdk';
+import { FileTables, LineMap } from './model';
+import { PEntry, PNode, Span } from './value';
+
+const K = ts.SyntaxKind;
+const MAX_DEPTH = 64;
+
+function unwrap(e: ts.Expression): ts.Expression {
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isAwaitExpression(e)) e = e.expression;
+  return e;
+}
+
+/** `this.likes` / `likes` / `stack.likes` as text; undefined for anything else. */
+function refText(e: ts.Expression, sf: ts.SourceFile): string | undefined {
+  e = unwrap(e);
+  if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e) && (e.expression.kind === K.ThisKeyword || ts.isIdentifier(e.expression))) return e.getText(sf);
+  return undefined;
+}
+
+export function codeTablesTs(uri: string, label: string, text: string, languageId: string): FileTables {
+  const kind = /javascript|jsx|\.m?jsx?$/.test(languageId) ? ts.ScriptKind.JSX : ts.ScriptKind.TSX;
+  const sf = ts.createSourceFile('x.' + (kind === ts.ScriptKind.JSX ? 'jsx' : 'tsx'), text, ts.ScriptTarget.Latest, true, kind);
+  // Constant strings by name (declared once with a literal), to read `tableName: TABLE_NAME`.
+  const consts = new Map<string, ts.Expression | null>();
+  const facts: CodeFacts = { tables: [], indexCalls: [], env: [], createTables: [] };
+  const span = (n: ts.Node): Span => ({ start: n.getStart(sf), end: n.end });
+
+  const value = (e: ts.Expression, depth = 0, hops = 0): PNode => {
+    e = unwrap(e);
+    const range = span(e);
+    if (depth > MAX_DEPTH) return { kind: 'unknown', range };
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return { kind: 'str', value: e.text, range };
+    if (ts.isNumericLiteral(e)) return { kind: 'num', value: e.text, range };
+    if (e.kind === K.TrueKeyword || e.kind === K.FalseKeyword) return { kind: 'bool', value: e.kind === K.TrueKeyword, range };
+    if (ts.isTemplateExpression(e)) {
+      let s = e.head.text;
+      for (const span of e.templateSpans) {
+        const v = value(span.expression, depth + 1, hops);
+        s += (v.kind === 'str' && !v.pattern ? v.value : '*') + span.literal.text;
+      }
+      return { kind: 'str', value: s.replace(/\*+/g, '*'), range, pattern: s.includes('*') };
+    }
+    if (ts.isIdentifier(e) && hops < 8) {
+      const init = consts.get(e.text);
+      if (init) return { ...value(init, depth + 1, hops + 1), range };
+    }
+    if (ts.isObjectLiteralExpression(e)) {
+      const entries: PEntry[] = [];
+      for (const p of e.properties) {
+        if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) entries.push({ key: p.name.text, keyRange: span(p.name), value: value(p.initializer, depth + 1, hops) });
+        else if (ts.isShorthandPropertyAssignment(p)) entries.push({ key: p.name.text, keyRange: span(p.name), value: value(p.name, depth + 1, hops) });
+      }
+      return { kind: 'map', entries, range };
+    }
+    if (ts.isArrayLiteralExpression(e)) {
+      if (e.elements.some(ts.isSpreadElement)) return { kind: 'unknown', range, text: e.getText(sf).slice(0, 120) };
+      return { kind: 'list', items: e.elements.map((x) => value(x, depth + 1, hops)), range };
+    }
+    return { kind: 'unknown', range, text: e.getText(sf).slice(0, 120) };
+  };
+
+  // Pass 1: constants. Pass 2: everything else (a constant may be declared after its use in a class).
+  const decls = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && ts.getCombinedNodeFlags(n) & ts.NodeFlags.Const) {
+      const i = unwrap(n.initializer);
+      if (ts.isStringLiteral(i) || ts.isNoSubstitutionTemplateLiteral(i) || ts.isTemplateExpression(i)) consts.set(n.name.text, consts.has(n.name.text) ? null : i);
+    }
+    ts.forEachChild(n, decls);
+  };
+  decls(sf);
+
+  const boundName = (n: ts.Node): string | undefined => {
+    const p = n.parent;
+    if (p && ts.isVariableDeclaration(p) && ts.isIdentifier(p.name)) return p.name.text;
+    if (p && ts.isBinaryExpression(p) && p.operatorToken.kind === K.EqualsToken) return refText(p.left, sf);
+    if (p && ts.isPropertyDeclaration(p) && ts.isIdentifier(p.name)) return `this.${p.name.text}`;
+    return undefined;
+  };
+
+  const visit = (n: ts.Node): void => {
+    if (ts.isNewExpression(n) || ts.isCallExpression(n)) {
+      const callee = n.expression.getText(sf).replace(/\s+/g, '');
+      const last = callee.replace(/^.*\./, '');
+      const args = n.arguments ?? ts.factory.createNodeArray();
+      if (ts.isNewExpression(n) && (last === 'Table' || last === 'TableV2') && args.length >= 3) {
+        const id = unwrap(args[1]);
+        facts.tables.push({ kind: last, constructId: ts.isStringLiteral(id) ? id.text : undefined, props: value(args[2]), boundTo: boundName(n), range: span(n) });
+      } else if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && (last === 'addGlobalSecondaryIndex' || last === 'addLocalSecondaryIndex') && args.length >= 1) {
+        facts.indexCalls.push({ method: last, receiver: refText(n.expression.expression, sf), props: value(args[0]), range: span(n) });
+      } else if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && last === 'addEnvironment' && args.length >= 2) {
+        const k = value(args[0]);
+        if (k.kind === 'str' && !k.pattern) facts.env.push(envEntry(k.value, args[1], span(n)));
+      } else if ((ts.isNewExpression(n) && last === 'CreateTableCommand') || (ts.isCallExpression(n) && last === 'createTable')) {
+        const props = args[0] ? value(args[0]) : undefined;
+        if (props?.kind === 'map') facts.createTables.push({ props, range: span(n) });
+      }
+    } else if (ts.isPropertyAssignment(n) && ts.isIdentifier(n.name) && n.name.text === 'environment' && ts.isObjectLiteralExpression(unwrap(n.initializer))) {
+      for (const p of (unwrap(n.initializer) as ts.ObjectLiteralExpression).properties) {
+        if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) facts.env.push(envEntry(p.name.text, p.initializer, span(p)));
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  const envEntry = (variable: string, e: ts.Expression, range: Span) => {
+    const x = unwrap(e);
+    if (ts.isPropertyAccessExpression(x) && x.name.text === 'tableName') return { variable, tableVar: refText(x.expression, sf), range };
+    const v = value(x);
+    return v.kind === 'str' && !v.pattern ? { variable, literal: v.value, range } : { variable, range };
+  };
+  visit(sf);
+  return readCodeFacts(facts, { uri, label, lines: new LineMap(text) });
+}
