@@ -45,7 +45,7 @@ function substitute(s: string, resolve: (expr: string) => string | undefined): s
   return (out + s.slice(i)).replace(/\*+/g, '*');
 }
 
-const spec = (s: string): NameSpec => (s.includes('*') ? { pattern: s } : { literal: s });
+const spec = (s: string): NameSpec => (s.replace(/\*/g, '') === '' ? undefined : s.includes('*') ? { pattern: s } : { literal: s });
 
 interface Reader {
   uri: string;
@@ -199,7 +199,10 @@ export function cfnTablesFromYaml(uri: string, label: string, text: string): Fil
       const at = err.pos?.[0] ?? 0;
       out.problems.push(problemAt(r, `YAML syntax error: ${err.message.split("\n")[0].replace(/:$/, "")}; the tables after it are not read.`, { start: at, end: err.pos?.[1] ?? at }));
     }
+    const before = out.problems.length;
     readRoot(fromYaml(d.contents), r, out);
+    // One problem per broken file: what the syntax error cut short is not reported again.
+    if (err) out.problems.length = before;
   }
   return out;
 }

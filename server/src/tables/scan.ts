@@ -16,7 +16,7 @@ export const SKIPPED_DIRS = new Set(['node_modules', '.git', 'cdk.out', '.server
 export interface ScanLimits {
   /** Files looked at (by name) before the walk stops. Default 50,000. */
   maxFiles?: number;
-  /** Files larger than this are not read for tables. Default 10 MB. */
+  /** Files larger than this are not read for tables (and are reported). Default 2 MB, as for linting. */
   maxFileSize?: number;
 }
 
@@ -82,7 +82,7 @@ function readSmall(path: string, max: number): { text?: string; size: number } {
 }
 
 /** Facts of one file on disk (`label` relative to `root`); undefined when it defines nothing (or cannot be read). */
-export async function tablesOfFile(path: string, root: string, maxFileSize = 10 * 1024 * 1024, text?: string): Promise<FileTables | { notRead: string } | undefined> {
+export async function tablesOfFile(path: string, root: string, maxFileSize = 2 * 1024 * 1024, text?: string): Promise<FileTables | { notRead: string } | undefined> {
   const kind = tableFileKind(path);
   if (!kind) return undefined;
   let body = text;
