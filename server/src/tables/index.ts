@@ -62,6 +62,10 @@ function batchKeyRange(op: Operation): Range | undefined {
 export class TableIndex implements TableLookup {
   private readonly files = new Map<string, FileTables>();
   private byId?: Map<string, TableDef>;
+  /** Lookups memoized until the next change (seven rules ask about every operation of every lint). */
+  private byName = new Map<string, TableDef[]>();
+  private byVariable = new Map<string, { tables: TableDef[]; where: string[] }>();
+  private byOperation = new WeakMap<object, (TableMatch & { at: number }) | null>();
   /** Bumped on every change: caches of lints that asked the index compare it. */
   generation = 0;
 
@@ -91,6 +95,9 @@ export class TableIndex implements TableLookup {
   private changed(): void {
     this.generation++;
     this.byId = undefined;
+    this.byName.clear();
+    this.byVariable.clear();
+    this.byOperation = new WeakMap();
   }
 
   /** Files the index holds facts for. */
@@ -127,6 +134,12 @@ export class TableIndex implements TableLookup {
   }
 
   definitionOf(name: string): TableDef[] {
+    let hit = this.byName.get(name);
+    if (!hit) this.byName.set(name, (hit = this.lookupName(name)));
+    return hit;
+  }
+
+  private lookupName(name: string): TableDef[] {
     const all = this.all();
     const exact = all.filter((t) => t.name && 'literal' in t.name && t.name.literal === name);
     return exact.length ? exact : all.filter((t) => t.name && 'pattern' in t.name && nameMatches(t.name, name));
@@ -134,11 +147,17 @@ export class TableIndex implements TableLookup {
 
   /** Definitions an environment variable may name, with where it is set. */
   definitionsOfVariable(variable: string): { tables: TableDef[]; where: string[] } {
+    let hit = this.byVariable.get(variable);
+    if (!hit) this.byVariable.set(variable, (hit = this.lookupVariable(variable)));
+    return hit;
+  }
+
+  private lookupVariable(variable: string): { tables: TableDef[]; where: string[] } {
     const tables = new Map<string, TableDef>();
     const where: string[] = [];
     for (const b of this.bindings()) {
       if (b.variable !== variable) continue;
-      const found = b.tableId ? [this.table(b.tableId)].filter((t): t is TableDef => !!t) : b.name ? this.byName(b.name) : [];
+      const found = b.tableId ? [this.table(b.tableId)].filter((t): t is TableDef => !!t) : b.name ? this.bySpec(b.name) : [];
       if (!found.length) continue;
       where.push(b.location.label);
       for (const t of found) tables.set(t.id, t);
@@ -146,12 +165,22 @@ export class TableIndex implements TableLookup {
     return { tables: [...tables.values()], where };
   }
 
-  private byName(spec: NonNullable<EnvBinding['name']>): TableDef[] {
+  private bySpec(spec: NonNullable<EnvBinding['name']>): TableDef[] {
     if ('literal' in spec) return this.definitionOf(spec.literal);
     return this.all().filter((t) => nameText(t.name) === spec.pattern);
   }
 
   forOperation(op: Operation): TableMatch | undefined {
+    // Keyed by the action's params object: an incremental extractor moves an untouched site's offsets in place, so
+    // the cached range would go stale; the key includes where the params start.
+    const cached = this.byOperation.get(op.params);
+    if (cached !== undefined && (cached === null || cached.at === op.params.range.start)) return cached ?? undefined;
+    const m = this.match(op);
+    this.byOperation.set(op.params, m ? { ...m, at: op.params.range.start } : null);
+    return m;
+  }
+
+  private match(op: Operation): TableMatch | undefined {
     if (op.kind === 'BatchGet' || op.kind === 'BatchPut' || op.kind === 'BatchDelete') {
       const range = batchKeyRange(op);
       if (op.table === undefined || !range) return undefined;
