@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Log, Notification, ReportingDescriptor, Result } from 'sarif';
 import type { Range } from '../extract/model';
 import type { Finding, Rule, Severity } from '../rules/types';
+import { FINGERPRINT_KEY, fingerprints, ruleHelp } from './sarif-github';
 
 export const FORMATS = ['stylish', 'json', 'sarif'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -25,6 +26,8 @@ export interface FileReport {
   notLinted?: NotLinted[];
   /** Line/character of every offset the formats print (finding, related and not-linted ranges). */
   positions: Map<number, Position>;
+  /** SARIF partial fingerprints of `findings`, same order (see sarif-github.ts). */
+  fingerprints?: string[];
 }
 
 /** A file's report, with the positions of the offsets it needs computed from its text (then dropped). */
@@ -41,6 +44,7 @@ export function fileReport(file: string, text: string, findings: Finding[], notL
   }
   for (const n of notLinted ?? []) note(n.range);
   const report: FileReport = { file, findings, positions };
+  if (findings.length) report.fingerprints = fingerprints(file, text, findings);
   if (notLinted?.length) report.notLinted = notLinted;
   return report;
 }
@@ -215,7 +219,8 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
       name: id.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase()),
       shortDescription: { text: rule.meta.description },
       helpUri: rule.meta.docs,
-      help: { text: `${rule.meta.description} See ${rule.meta.docs}` },
+      fullDescription: { text: rule.meta.description },
+      help: ruleHelp(rule),
       defaultConfiguration: { level, enabled: rule.meta.defaultSeverity !== 'off' },
       properties: { category: rule.meta.category, fixable: rule.meta.fixable, tags: ['dynamodb', rule.meta.category] },
     };
@@ -230,7 +235,9 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
       const e = at(r, range.end);
       return { startLine: s.line + 1, startColumn: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1 };
     };
+    const fingerprintOf = new Map(r.findings.map((f, i) => [f, r.fingerprints?.[i]]));
     for (const f of sortFindings(r.findings)) {
+      const fingerprint = fingerprintOf.get(f);
       const result: Result = {
         ruleId: f.ruleId,
         ruleIndex: ruleIndex.get(f.ruleId),
@@ -238,6 +245,7 @@ export function toSarif(reports: FileReport[], rules: Rule[], cwd: string, tool:
         message: { text: f.message },
         locations: [{ physicalLocation: { artifactLocation, region: region(f.range) } }],
       };
+      if (fingerprint) result.partialFingerprints = { [FINGERPRINT_KEY]: fingerprint };
       if (f.related?.length) {
         result.relatedLocations = f.related.map((rel, i) => ({
           id: i,
