@@ -75,9 +75,10 @@ if (watch) {
 } else {
   const results = await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
-  // Third-party notices for what the .vsix ships: the packages bundled into every bundle but dist/cli.js (not shipped,
-  // see .vscodeignore) and the package files copied next to them. The metafiles stay in dist/ for the unit test.
-  const shipped = entries.map((e, i) => ({ e, meta: results[i].metafile })).filter(({ e }) => e.outfile !== 'dist/cli.js');
+  // Third-party notices for what the .vsix and the npm package ship: the packages bundled into every bundle (the .vsix
+  // holds the extension and server, the npm package the CLI and the ESLint plugin: one file covers both) and the
+  // package files copied next to them. The metafiles stay in dist/ for the unit test.
+  const shipped = entries.map((e, i) => ({ e, meta: results[i].metafile }));
   for (const { e, meta } of shipped) writeFileSync(e.outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(meta));
   const copied = ['web-tree-sitter', 'tree-sitter-python', '@tree-sitter-grammars/tree-sitter-hcl', 'typescript'].map((p) => relative(process.cwd(), packageDirOf(require.resolve(p), p)));
   writeNotices(process.cwd(), shipped.map((s) => s.meta), copied, 'dist/ThirdPartyNotices.txt');

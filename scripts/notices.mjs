@@ -57,8 +57,9 @@ export function renderNotices(infos, product = 'Dynalint') {
   const out = [
     'THIRD-PARTY SOFTWARE NOTICES AND INFORMATION',
     '',
-    `${product} ships the following third-party packages, bundled into dist/extension.js and dist/server.js or copied`,
-    'next to them. Each is listed with its version, its license and the text of its license files.',
+    `${product} ships the following third-party packages, bundled into dist/extension.js, dist/server.js, dist/cli.js`,
+    'and dist/eslint-plugin.js or copied next to them. Each is listed with its version, its license and the text of its',
+    'license files.',
     '',
     ...list.map((i) => `- ${i.name} ${i.version} (${i.license})`),
     '',
