@@ -97,4 +97,19 @@ describe('packaging: the npm package', function () {
       [['dynalint/reserved-word', 4, 26]],
     );
   });
+
+  it('eslint-plugin-dynalint (scripts/eslint-plugin-package.mjs): the plugin bundle as index.js, ESLint 9 as a peer, the project\'s TypeScript', () => {
+    const made = spawnSync(process.execPath, ['scripts/eslint-plugin-package.mjs'], { cwd: REPO, encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    const dir = join(REPO, 'out/eslint-plugin-dynalint');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    assert.equal(pkg.name, 'eslint-plugin-dynalint');
+    assert.equal(pkg.main, 'index.js');
+    assert.deepEqual(pkg.peerDependencies, { eslint: '>=9' });
+    assert.deepEqual(pkg.dependencies, { typescript: '>=5.0' });
+    assert.ok(readFileSync(join(dir, 'index.js')).equals(readFileSync(join(REPO, 'dist/eslint-plugin.js'))));
+    const pack = spawnSync(npm, ['pack', '--dry-run', '--json'], { cwd: dir, encoding: 'utf8' });
+    const [info] = JSON.parse(pack.stdout) as { files: { path: string }[] }[];
+    assert.deepEqual(info.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'ThirdPartyNotices.txt', 'index.js', 'package.json']);
+  });
 });
