@@ -93,10 +93,11 @@ describe('cli: SARIF for GitHub code scanning', () => {
     assert.equal(rules.length, allRules.length);
     for (const d of rules) {
       const rule = allRules.find((r) => r.id === d.id)!;
-      assert.ok(d.help?.text.includes(rule.meta.description) && d.help.text.includes(rule.meta.docs), d.id);
-      assert.ok(!d.help.text.includes('`'), `${d.id}: plain text has no markdown`);
-      assert.ok(d.help.markdown?.includes(`](${rule.meta.docs})`), d.id);
-      assert.ok(d.help.markdown?.includes(`dynalint-disable-next-line ${d.id}`), d.id);
+      const help = d.help!;
+      assert.ok(help.text.includes(rule.meta.description) && help.text.includes(rule.meta.docs), d.id);
+      assert.ok(!help.text.includes('`'), `${d.id}: plain text has no markdown`);
+      assert.ok(help.markdown?.includes(`](${rule.meta.docs})`), d.id);
+      assert.ok(help.markdown?.includes(`dynalint-disable-next-line ${d.id}`), d.id);
       assert.equal(d.fullDescription?.text, rule.meta.description);
     }
   });
