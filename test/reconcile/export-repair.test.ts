@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { writeFileSync } from 'node:fs';
+import { describeExports, renderFor, runDuckDB } from '../../server/src/reconcile/export/engine';
+import { ResultRow } from '../../server/src/reconcile/export/rows';
 import { createTable, likeTransaction, putItems } from '../../server/src/reconcile/seed';
 import { stateA } from './export-fixtures';
 import { writeFullExport } from './export-writer';
@@ -64,5 +67,29 @@ describe('reconcile --from-export --repair (DynamoDB Local)', function () {
     assert.match(again.out, /^skipped PK=POST#b2c4 SK=META: changed since the export \(now 6\), not overwritten$/m);
     assert.match(again.out, /^skipped PK=POST#c7d1 SK=META: changed since the export \(now 4\), not overwritten$/m);
     assert.match(again.out, /^skipped PK=POST#f101 SK=META: the parent item does not exist$/m);
+  });
+
+  it('--from-result (the emitted query\'s rows, as Athena or Spark would return them) repairs the same way', async () => {
+    const t = tableName('Social');
+    await createTable(local.get().client, t);
+    await putItems(local.get().client, t, stateA());
+    const exported = writeFullExport({ root, items: stateA(), exportTime: '2026-03-01T10:00:00.000Z' }).dir;
+    const pattern = { parentSk: 'META', counter: 'likeTally', childPrefix: 'LIKE#' };
+    const rows: ResultRow[] = [];
+    await runDuckDB(renderFor(await describeExports({ sources: [exported] }), pattern, undefined, 'duckdb'), (chunk) => rows.push(...chunk));
+    const file = join(root, 'part-00000.json');
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const r = await runReconcile(['--from-result', file, ...LIKES, '--repair', '--table', t, '--endpoint', local.get().endpoint, '--yes', '--format', 'json']);
+    assert.equal(r.code, 1, r.err);
+    const j = JSON.parse(r.out);
+    assert.equal(j.source.kind, 'result');
+    const byPk = new Map<string, unknown>(j.repair.results.map((x: { key: { PK: string }; outcome: unknown }) => [x.key.PK, x.outcome]));
+    assert.deepEqual(byPk.get('POST#b2c4'), { status: 'repaired', from: 5, to: 3 });
+    assert.deepEqual(byPk.get('POST#gone'), { status: 'no-parent' });
+    assert.equal(await tally(t, 'POST#b2c4'), '3');
+    const clean = await runReconcile([...LIKES, '--table', t, '--endpoint', local.get().endpoint, '--consistent']);
+    // Left: the rows never repaired (non-number counters) and the children without a parent.
+    assert.equal(clean.code, 1);
+    assert.match(clean.out, /^2 drifted of \d+ checked, 1 without a parent item;/m);
   });
 });
