@@ -103,7 +103,7 @@ describe('dynalint reconcile (CLI, DynamoDB Local)', function () {
       [[...args, '--pk-prefix', 'POST#'], '--pk-prefix needs --limit N'],
       [[...args, '--parent-key', 'a', '--pk-prefix', 'b', '--limit', '1'], '--parent-key and --pk-prefix cannot be combined'],
       [[...args, '--yes'], '--yes goes with --repair'],
-      [[...args, '--format', 'xml'], '--format must be table or json'],
+      [[...args, '--format', 'xml'], '--format must be table, json or html'],
       [[...args.slice(2), '--endpoint', '127.0.0.1:8000'], '--endpoint must be an http(s) URL, e.g. http://127.0.0.1:8000'],
       [['--table', 'T', '--counter', 'c', '--parent-sk', 'META', '--endpoint', local.get().endpoint], null],
     ] as const) {

@@ -6,6 +6,7 @@
  */
 import type { ReconcileReport } from '../../../server/src/reconcile/types';
 import { keyLabel } from '../../../server/src/reconcile/format';
+import { driftChartSvg } from '../../../server/src/reconcile/chart';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -69,6 +70,8 @@ tr.done { opacity: .6; } .partial { color: var(--vscode-editorWarning-foreground
 button { background: var(--vscode-button-background, #0e639c); color: var(--vscode-button-foreground, #fff); border: none; padding: 4px 12px; cursor: pointer; }
 button.secondary { background: var(--vscode-button-secondaryBackground, #5f6a79); color: var(--vscode-button-secondaryForeground, #fff); }
 button:disabled { opacity: .5; cursor: default; }
+.drift-chart { display: block; margin: 8px 0 16px; max-width: 100%; height: auto; }
+.drift-chart .bar-under { fill: var(--vscode-charts-orange, #d18616); } .drift-chart .bar-over { fill: var(--vscode-charts-red, #e5534b); }
 </style></head>
 <body>
 <h1>Reconcile ${escapeHtml(r.table)}</h1>
@@ -87,6 +90,7 @@ ${r.partial ? `<p class="partial">⚠ ${escapeHtml(r.partial.message)}</p>` : ''
   <button class="secondary" id="json">Export JSON</button>
   <button class="secondary" id="csv">Export CSV</button>
 </div>
+${driftChartSvg(r)}
 ${
   r.drifted.length
     ? `<table id="rows"><thead><tr>${o.repairable ? '<th><input type="checkbox" id="all" aria-label="select all"></th>' : ''}<th data-col="key">Key</th><th data-col="stored" class="num">Stored</th><th data-col="actual" class="num">Actual</th><th data-col="drift" class="num">Drift</th><th data-col="note">Note</th><th>Repair</th></tr></thead>

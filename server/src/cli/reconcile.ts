@@ -13,6 +13,7 @@ import { Connection, createClient, endpointProblem } from '../reconcile/client';
 import { reconcile } from '../reconcile/engine';
 import { repair } from '../reconcile/repair';
 import { formatRepair, formatTable } from '../reconcile/format';
+import { reconcileReportHtml } from '../reconcile/html-report';
 import { CliIO, EXIT, UsageError, parseArgs } from './command';
 import { isExportInvocation, reconcileExportCommand } from './reconcile-export';
 
@@ -46,7 +47,7 @@ Repair (never by default):
                           never creates a missing parent, never overwrites a counter that is not a number
   --yes                   Do not ask before writing (required when stdin is not a terminal)
 Output:
-  --format table|json     Report format (default: table)
+  --format F              table, json or html (default: table; html: one self-contained page with the drift chart)
   --help                  Show this help
 From a table export instead (no read capacity; dynalint reconcile --from-export X --help for its options):
   --from-export SRC       An export's folder or s3://…/AWSDynamoDB/<export-id>/ (full, then incremental exports)
@@ -76,7 +77,7 @@ interface Options {
   maxRcu?: number;
   repair: boolean;
   yes: boolean;
-  format: 'table' | 'json';
+  format: 'table' | 'json' | 'html';
 }
 
 function positiveNumber(v: string | undefined, flag: string, integer: boolean): number | undefined {
@@ -100,7 +101,7 @@ function options(argv: string[]): Options | 'help' {
   if (!table) throw new UsageError('--table is required');
   if (!counter) throw new UsageError('--counter is required');
   const format = one('format') ?? 'table';
-  if (format !== 'table' && format !== 'json') throw new UsageError('--format must be table or json');
+  if (format !== 'table' && format !== 'json' && format !== 'html') throw new UsageError('--format must be table, json or html');
   const keys = a.values.get('parent-key') ?? [];
   const prefix = one('pk-prefix');
   const limit = positiveNumber(one('limit'), '--limit', true);
@@ -213,6 +214,7 @@ export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise
       }
     }
     if (o.format === 'json') io.stdout(JSON.stringify(jsonReport(report, repaired), null, 2) + '\n');
+    else if (o.format === 'html') io.stdout(reconcileReportHtml(report, repaired));
     else if (repaired) io.stdout(formatRepair(repaired) + '\n');
     if (repaired?.partial) {
       // The report above says what was written, what failed and what was not attempted; the exit says "incomplete".
