@@ -863,6 +863,20 @@ function asString(v: VNode): StringNode | undefined {
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* The document: statements as units, full or incremental                                                             */
 
+/**
+ * A call whose value `UnitExtractor.construct` never reads (so it is unknown whatever its arguments): e.g.
+ * `middy(async (event) => {...})`. Mirrors `construct`'s cases: `.map(cb)`, `createSet`, `Buffer.*` / `Uint8Array.*`,
+ * `.encode`.
+ */
+function opaqueCall(n: ts.Expression): boolean {
+  if (!ts.isCallExpression(n)) return false;
+  if (ts.isPropertyAccessExpression(n.expression) && (n.expression.name.text === 'map' || n.expression.name.text === 'encode')) return false;
+  const parts = dotted(n.expression);
+  if (!parts) return true;
+  if (parts[parts.length - 1] === 'createSet') return false;
+  return !(parts.length === 2 && (parts[0] === 'Buffer' || parts[0] === 'Uint8Array'));
+}
+
 /** A text-only stand-in for a parse's source file: what `getStart` / `getText` and the walk read of it. */
 function liteSource(text: string): ts.SourceFile {
   return { kind: K.SourceFile, text, pos: 0, end: text.length, flags: 0 } as unknown as ts.SourceFile;
@@ -916,7 +930,7 @@ function contribution(u: Unit, env: Env, host: HostLanguage, reads?: Set<string>
         keys.push(`wrapper ${wrapperKey(name, typed, sf)}`);
       }
       let opaque: Decl['opaque'];
-      if (init && (fnLike || ts.isClassExpression(init))) {
+      if (init && (fnLike || ts.isClassExpression(init) || opaqueCall(init))) {
         const start = init.getStart(sf);
         opaque = { start, end: init.end, text: sf.text.slice(start, Math.min(init.end, start + 120)) };
       }

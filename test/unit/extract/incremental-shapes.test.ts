@@ -76,6 +76,13 @@ class Repo {
   }
 }
 
+export const wrapped = middy(async (event) => {
+  §S
+  await doc.send(new PutCommand({ TableName: TABLE, Item: { id: 1, fn: handler, w: wrapped, b: BYTES, s: SET }, ConditionExpression: 'attribute_not_exists(id)§Q' }));
+});
+const BYTES = Buffer.from('abc§Q');
+const SET = docClient.createSet(['a§Q']);
+
 const handlers = {
   a: async (e) => {
     §S
