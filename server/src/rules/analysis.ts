@@ -356,16 +356,30 @@ export function keyValueText(text: string, node: VNode, style: RequestSite['styl
   return src || undefined;
 }
 
-/** Whether two key patterns (see `keyPattern`) can stand for the same value. */
+const WILD = /(?<!\\)\*/;
+const plainPattern = (p: string) => p.replace(/\\\*/g, '*');
+const meetCache = new Map<string, boolean>();
+const MEET_CACHE_MAX = 4096;
+
+/** Whether two key patterns (see `keyPattern`) can stand for the same value (memoized: few distinct patterns per workspace). */
 export function patternsMeet(a: string, b: string): boolean {
-  const wild = (p: string) => /(?<!\\)\*/.test(p);
-  const plain = (p: string) => p.replace(/\\\*/g, '*');
-  const re = (p: string) => new RegExp('^' + p.split(/(?<!\\)\*/).map((x) => plain(x).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's');
+  const key = `${a}\u0000${b}`;
+  let hit = meetCache.get(key);
+  if (hit === undefined) {
+    if (meetCache.size >= MEET_CACHE_MAX) meetCache.clear();
+    meetCache.set(key, (hit = meet(a, b)));
+  }
+  return hit;
+}
+
+function meet(a: string, b: string): boolean {
+  const wild = (p: string) => WILD.test(p);
+  const re = (p: string) => new RegExp('^' + p.split(WILD).map((x) => plainPattern(x).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's');
   if (!wild(a) && !wild(b)) return a === b;
-  if (!wild(a)) return re(b).test(plain(a));
-  if (!wild(b)) return re(a).test(plain(b));
-  const [pa, pb] = [plain(a.split(/(?<!\\)\*/)[0]), plain(b.split(/(?<!\\)\*/)[0])];
-  const [sa, sb] = [plain(a.split(/(?<!\\)\*/).pop()!), plain(b.split(/(?<!\\)\*/).pop()!)];
+  if (!wild(a)) return re(b).test(plainPattern(a));
+  if (!wild(b)) return re(a).test(plainPattern(b));
+  const [pa, pb] = [plainPattern(a.split(WILD)[0]), plainPattern(b.split(WILD)[0])];
+  const [sa, sb] = [plainPattern(a.split(WILD).pop()!), plainPattern(b.split(WILD).pop()!)];
   return (pa.startsWith(pb) || pb.startsWith(pa)) && (sa.endsWith(sb) || sb.endsWith(sa));
 }
 

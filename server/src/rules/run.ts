@@ -53,11 +53,12 @@ function dedupe(findings: Finding[]): Finding[] {
 
 /** Withhold fixes that would edit source shared by several requests for one of them only (see shared.ts). */
 function withConsistentFixes(text: string, sites: RequestSite[], findings: Finding[]): Finding[] {
+  // Built on first need: only an edit introducing a placeholder asks who else uses the source it edits.
   let shared: SharedSource | undefined;
+  const index = () => (shared ??= sharedSource(sites));
   return findings.map((f) => {
     if (!f.fixes?.length) return f;
-    shared ??= sharedSource(sites);
-    const fixes = f.fixes.filter((x) => consistentForSharers(text, x, shared!));
+    const fixes = f.fixes.filter((x) => consistentForSharers(text, x, index));
     if (fixes.length === f.fixes.length) return f;
     const rest: Finding = { ...f };
     delete rest.fixes;

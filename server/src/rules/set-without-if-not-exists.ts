@@ -50,32 +50,107 @@ function valueAt(item: ObjectNode, path: string, style: RequestSite['style']): V
   return node;
 }
 
+/** A Put (or BatchPut) of the document, read once per site object: its table and its Item with the key patterns of its entries. */
+interface PutSummary {
+  table: string | undefined;
+  item: ObjectNode;
+  style: RequestSite['style'];
+  /** Top-level Item attribute -> its value as a key pattern (`keyPattern`). */
+  patterns: Map<string, string>;
+}
+
 /**
- * Whether a Put in the document creates the counter's item with the counter already set: the same table, an Item whose
- * key attributes fit the update's Key (`VID#${id}` fits `VID#${videoId}`), holding the counter as a number (or a
- * value not known to be anything else). Then the attribute cannot be missing when the update runs.
+ * Valid while the site object is: a document extractor hands back the same site only for a statement an edit did not
+ * touch (its contents unchanged, offsets moved), and patterns and table ids are read from contents, not offsets.
  */
-function createdWithCounter(text: string, op: Operation, key: string, sites: readonly RequestSite[]): boolean {
-  const k = prop(op.params, 'Key');
-  if (k?.kind !== 'object' || !k.properties.length) return false;
-  const table = tableId(text, op);
-  return sites.some((site) =>
-    operations(site).some((put) => {
-      if (put.kind !== 'Put' && put.kind !== 'BatchPut') return false;
-      const item = prop(put.params, 'Item');
-      if (item?.kind !== 'object') return false;
-      const t = tableId(text, put);
-      if (table && t && table !== t) return false;
-      const fits = k.properties.every((p) => {
-        const v = prop(item, p.key);
-        return v !== undefined && patternsMeet(keyPattern(text, p.value, op.site.style), keyPattern(text, v, put.site.style));
+const putsOfSite = new WeakMap<RequestSite, PutSummary[]>();
+
+function putsOf(text: string, site: RequestSite): PutSummary[] {
+  let out = putsOfSite.get(site);
+  if (out) return out;
+  out = [];
+  for (const put of operations(site)) {
+    if (put.kind !== 'Put' && put.kind !== 'BatchPut') continue;
+    const item = prop(put.params, 'Item');
+    if (item?.kind !== 'object') continue;
+    const patterns = new Map<string, string>();
+    // The last entry of a key wins, as `prop` reads it.
+    for (const p of item.properties) patterns.set(p.key, keyPattern(text, p.value, put.site.style));
+    out.push({ table: tableId(text, put), item, style: put.site.style, patterns });
+  }
+  putsOfSite.set(site, out);
+  return out;
+}
+
+/** What an update's counter needs from a Put to count as created with it: content only (cached with the site's findings). */
+export interface CounterItem {
+  table: string | undefined;
+  /** The update's Key, attribute -> key pattern. */
+  key: [string, string][];
+  /** The counter attribute (a top-level or nested map path). */
+  counter: string;
+}
+
+/** The document's Puts, indexed by table, and the answers already given (a key pattern shared by many updates is asked once). */
+class PutIndex {
+  private readonly byTable = new Map<string | undefined, PutSummary[]>();
+  private readonly all: PutSummary[] = [];
+  private readonly answers = new Map<string, boolean>();
+
+  constructor(text: string, sites: readonly RequestSite[]) {
+    for (const site of sites)
+      for (const put of putsOf(text, site)) {
+        this.all.push(put);
+        const list = this.byTable.get(put.table);
+        if (list) list.push(put);
+        else this.byTable.set(put.table, [put]);
+      }
+  }
+
+  /**
+   * Whether a Put in the document creates the counter's item with the counter already set: the same table, an Item
+   * whose key attributes fit the update's Key (`VID#${id}` fits `VID#${videoId}`), holding the counter as a number (or
+   * a value not known to be anything else). Then the attribute cannot be missing when the update runs.
+   */
+  created(c: CounterItem): boolean {
+    if (!this.all.length) return false;
+    const sig = JSON.stringify(c);
+    let hit = this.answers.get(sig);
+    if (hit === undefined) this.answers.set(sig, (hit = this.search(c)));
+    return hit;
+  }
+
+  private search(c: CounterItem): boolean {
+    // A Put of an unknown table may be any table; an update of an unknown table may meet any Put.
+    const candidates = c.table === undefined ? this.all : [...(this.byTable.get(c.table) ?? []), ...(this.byTable.get(undefined) ?? [])];
+    return candidates.some((put) => {
+      const fits = c.key.every(([attr, want]) => {
+        const have = put.patterns.get(attr);
+        return have !== undefined && patternsMeet(want, have);
       });
       if (!fits) return false;
-      const v = valueAt(item, key, put.site.style);
-      const type = attrType(v, put.site.style);
+      const v = valueAt(put.item, c.counter, put.style);
+      const type = attrType(v, put.style);
       return type === 'N' || (type === 'unknown' && v?.kind === 'unknown' && v.type !== 'S');
-    }),
-  );
+    });
+  }
+}
+
+const indexes = new WeakMap<readonly RequestSite[], { text: string; index: PutIndex }>();
+
+function putIndex(text: string, sites: readonly RequestSite[]): PutIndex {
+  const hit = indexes.get(sites);
+  if (hit && hit.text === text) return hit.index;
+  const index = new PutIndex(text, sites);
+  indexes.set(sites, { text, index });
+  return index;
+}
+
+/** The update's side of `PutIndex.created`, or undefined when its Key is not a literal map (then nothing is created for it). */
+function counterItem(text: string, op: Operation, counter: string): CounterItem | undefined {
+  const k = prop(op.params, 'Key');
+  if (k?.kind !== 'object' || !k.properties.length) return undefined;
+  return { table: tableId(text, op), key: k.properties.map((p) => [p.key, keyPattern(text, p.value, op.site.style)]), counter };
 }
 
 /** `seen`: findings already reported (an UpdateExpression constant shared by many requests gives one, built once). */
@@ -92,7 +167,8 @@ function checkSite(text: string, site: RequestSite, sites: readonly RequestSite[
     for (const c of counterActions(op, upd)) {
       if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
       // The document creates the item with the counter set: it cannot be missing.
-      if (createdWithCounter(text, op, c.key, sites)) continue;
+      const item = counterItem(text, op, c.key);
+      if (item && putIndex(text, sites).created(item)) continue;
       const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
       // `c.key` is the attribute itself (`#c` resolved to `count`): name it when it differs from what is written.
       const attribute = c.key === name ? name : `${name} (${c.key})`;

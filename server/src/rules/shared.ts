@@ -88,8 +88,9 @@ class Index implements SharedSource {
       }
       for (const at of outsideChars(o.op, o.node)) {
         const list = this.chars.get(at);
+        // One op's outside nodes come one after another (sites.flatMap(outsideOf)): a repeat is the last entry.
         if (!list) this.chars.set(at, [o.op]);
-        else if (!list.includes(o.op)) list.push(o.op);
+        else if (list[list.length - 1] !== o.op) list.push(o.op);
         mine.push({ start: at, end: at + 1 });
       }
     }
@@ -142,14 +143,14 @@ function defines(op: Operation, placeholder: string): boolean {
  * editing a constant for one request only (a new `#name`/`:value` defined in one map) fails this; removing `((x))`
  * parentheses or merging clauses introduces no placeholder and passes.
  */
-export function consistentForSharers(text: string, fix: Fix, shared: SharedSource): boolean {
+export function consistentForSharers(text: string, fix: Fix, shared: SharedSource | (() => SharedSource)): boolean {
   for (const e of fix.edits) {
     const introduced = e.newText.match(PLACEHOLDER);
     if (!introduced) continue;
     const had = new Set(text.slice(e.range.start, e.range.end).match(PLACEHOLDER) ?? []);
     const added = introduced.filter((p) => !had.has(p));
     if (!added.length) continue;
-    const users = shared.usersOf(e.range);
+    const users = (typeof shared === 'function' ? shared() : shared).usersOf(e.range);
     const ok = (u: Operation) => fix.edits.some((x: TextEdit) => x !== e && insideOperation(u, x.range)) || added.every((p) => defines(u, p));
     if (!users.every(ok)) return false;
   }
