@@ -10,11 +10,17 @@ import { registerReconcile } from './reconcile';
 
 let client: LanguageClient | undefined;
 
-/** Status bar: server state, and the last lint (file, findings, time). Click opens the output channel. */
+/**
+ * Status bar: server state, and the lint of the active editor's document (file, findings, time; the last lint of any
+ * file when the active document has none). Following the active editor means a refresh that re-lints every open
+ * document cannot replace what the user is looking at with another file's report. Click opens the output channel.
+ */
 class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('dynalint.status', vscode.StatusBarAlignment.Right, 100);
   private state = 'starting';
-  private last?: { params: LintedParams; at: Date };
+  private latest?: { params: LintedParams; at: Date };
+  /** The last lint of each open document (forgotten when it closes). */
+  private readonly byUri = new Map<string, { params: LintedParams; at: Date }>();
 
   constructor() {
     this.item.name = 'Dynalint';
@@ -29,21 +35,31 @@ class StatusBar implements vscode.Disposable {
   }
 
   linted(params: LintedParams): void {
-    this.last = { params, at: new Date() };
+    this.latest = { params, at: new Date() };
+    this.byUri.set(params.uri, this.latest);
     this.render();
   }
 
-  private render(): void {
+  forget(uri: string): void {
+    this.byUri.delete(uri);
+    if (this.latest?.params.uri === uri) this.latest = undefined;
+    this.render();
+  }
+
+  /** Re-read which document is active and show its lint. */
+  render(): void {
     const icon = this.state === 'running' ? '$(check)' : this.state === 'starting' ? '$(sync~spin)' : '$(error)';
     this.item.text = `${icon} Dynalint`;
     const lines = [`Dynalint server: ${this.state}`];
-    if (this.last) {
-      const p = this.last.params;
+    const active = vscode.window.activeTextEditor?.document.uri.toString();
+    const shown = (active !== undefined ? this.byUri.get(active) : undefined) ?? this.latest;
+    if (shown) {
+      const p = shown.params;
       const file = vscode.Uri.parse(p.uri).path.split('/').pop();
       lines.push(
         p.skipped
-          ? `Last: ${file} skipped (${p.skipped}) at ${this.last.at.toLocaleTimeString()}`
-          : `Last lint: ${file} — ${p.findings} finding(s) in ${p.durationMs.toFixed(1)} ms at ${this.last.at.toLocaleTimeString()}`,
+          ? `Last: ${file} skipped (${p.skipped}) at ${shown.at.toLocaleTimeString()}`
+          : `Last lint: ${file} — ${p.findings} finding(s) in ${p.durationMs.toFixed(1)} ms at ${shown.at.toLocaleTimeString()}`,
       );
       for (const reason of p.notLinted ?? []) lines.push(`Not linted in ${file}: ${reason}`);
     }
@@ -150,6 +166,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Dynali
     c.onNotification(LintedNotification, (p: LintedParams) => {
       lints.set(p.uri, { ...p, serverStart: starts });
       status.linted(p);
+    }),
+    vscode.window.onDidChangeActiveTextEditor(() => status.render()),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      lints.delete(d.uri.toString());
+      status.forget(d.uri.toString());
     }),
     vscode.commands.registerCommand(Commands.restartServer, async () => {
       output.info('Restarting the Dynalint server');
