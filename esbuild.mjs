@@ -64,6 +64,9 @@ mkdirSync('dist', { recursive: true });
 // Grammars loaded at run time by web-tree-sitter sit next to the bundles.
 cpSync(join(dirname(require.resolve('web-tree-sitter')), 'tree-sitter.wasm'), 'dist/tree-sitter.wasm');
 cpSync(require.resolve('tree-sitter-python/tree-sitter-python.wasm'), 'dist/tree-sitter-python.wasm');
+// Go and Java (server/src/extract/go.ts, java.ts), loaded on the first document of each.
+cpSync(require.resolve('tree-sitter-go/tree-sitter-go.wasm'), 'dist/tree-sitter-go.wasm');
+cpSync(require.resolve('tree-sitter-java/tree-sitter-java.wasm'), 'dist/tree-sitter-java.wasm');
 // Terraform, read for table definitions (server/src/tables/terraform.ts), loaded on the first .tf file.
 cpSync(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm'), 'dist/tree-sitter-terraform.wasm');
 // The TypeScript compiler, required on first use by the server and the CLI (see lazyTypescript).
@@ -80,6 +83,6 @@ if (watch) {
   // package files copied next to them. The metafiles stay in dist/ for the unit test.
   const shipped = entries.map((e, i) => ({ e, meta: results[i].metafile }));
   for (const { e, meta } of shipped) writeFileSync(e.outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(meta));
-  const copied = ['web-tree-sitter', 'tree-sitter-python', '@tree-sitter-grammars/tree-sitter-hcl', 'typescript'].map((p) => relative(process.cwd(), packageDirOf(require.resolve(p), p)));
+  const copied = ['web-tree-sitter', 'tree-sitter-python', 'tree-sitter-go', 'tree-sitter-java', '@tree-sitter-grammars/tree-sitter-hcl', 'typescript'].map((p) => relative(process.cwd(), packageDirOf(require.resolve(p), p)));
   writeNotices(process.cwd(), shipped.map((s) => s.meta), copied, 'dist/ThirdPartyNotices.txt');
 }

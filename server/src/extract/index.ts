@@ -13,6 +13,10 @@ import { DEFAULT_MAX_FILE_SIZE, mayContainRequest } from './infer';
 import { JsonDocument, extractJson } from './json';
 import { PyQueries, PyState, Span, extractPythonTree, pythonQueries } from './python';
 import type { TsDocument } from './typescript';
+import { GO_HOST, JAVA_HOST } from './hosts';
+import { TreeHostName, TreeState, initTreeSitter, loadTreeHost, runTreeHost, treeParser } from './treehost';
+import { goHost } from './go';
+import { javaHost } from './java';
 
 export * from './model';
 export { operationsOf } from './operations';
@@ -50,7 +54,14 @@ const HOSTS: Record<string, HostLanguage> = {
   javascript: 'javascript',
   javascriptreact: 'javascript',
   python: 'python',
+  go: GO_HOST,
+  java: JAVA_HOST,
 };
+
+/** The tree-sitter hosts of issue 15, by language id (their `HostLanguage` names come from hosts.ts). */
+const TREE_HOSTS: Record<string, TreeHostName> = { go: 'go', java: 'java' };
+const treeHostOf = (languageId: string): TreeHostName | undefined => TREE_HOSTS[languageId];
+const newTreeHost = (h: TreeHostName) => (h === 'go' ? goHost() : javaHost());
 
 const EXTENSIONS: Record<string, string> = {
   json: 'json',
@@ -64,6 +75,8 @@ const EXTENSIONS: Record<string, string> = {
   cjs: 'javascript',
   jsx: 'javascriptreact',
   py: 'python',
+  go: 'go',
+  java: 'java',
 };
 
 /** The languageId for a file path by its extension, or undefined when no extractor handles it. */
@@ -89,6 +102,7 @@ const LANGUAGE_ALIASES: Record<string, string> = {
   pyi: 'python',
   python3: 'python',
   json5: 'jsonc',
+  golang: 'go',
 };
 
 /**
@@ -144,14 +158,15 @@ const fromModules = (id: string): string => require.resolve(id);
  * JSON need nothing asynchronous (the compiler is required on first use). Idempotent, cheap once done.
  */
 export function ensureParser(languageId: string): Promise<void> {
+  const tree = treeHostOf(languageId);
+  if (tree) return loadTreeHost(tree);
   return hostOf(languageId) === 'python' ? initParsers() : Promise.resolve();
 }
 
 /** Load web-tree-sitter and the Python grammar. Idempotent; TypeScript and JSON need no initialisation. */
 export function initParsers(): Promise<void> {
   initializing ??= (async () => {
-    const runtime = wasmPath('tree-sitter.wasm', () => join(fromModules('web-tree-sitter').replace(/[\\/][^\\/]+$/, ''), 'tree-sitter.wasm'));
-    await Parser.init({ locateFile: () => runtime });
+    await initTreeSitter();
     const grammar = wasmPath('tree-sitter-python.wasm', () => fromModules('tree-sitter-python/tree-sitter-python.wasm'));
     const language = await Language.load(grammar);
     const parser = new Parser();
@@ -241,6 +256,8 @@ function precheck(text: string, host: HostLanguage | undefined, languageId: stri
   if (minified * 2 > text.length) return { sites: [], skipped: `minified file (${regions.length === 1 ? regions[0].reason : `${regions.length} lines of minified code, ${minified} of ${text.length} characters`})` };
   if (!mayContainRequest(text)) return regions.length ? { sites: [], notLinted: regions } : { sites: [] };
   if (host === 'python' && !python) return { sites: [], skipped: 'Python parser not initialised (call ensureParser() first)' };
+  const tree = treeHostOf(languageId);
+  if (tree && !treeParser(tree)) return { sites: [], skipped: `${tree === 'go' ? 'Go' : 'Java'} parser not initialised (call ensureParser() first)` };
   return regions.length ? { text: blank(text, regions), notLinted: regions } : { text };
 }
 
@@ -255,6 +272,16 @@ export function extract(text: string, languageId: string, opts?: ExtractOptions)
 
 function extractHost(text: string, host: HostLanguage, languageId: string): RequestSite[] {
   if (host === 'json') return extractJson(text);
+  const th = treeHostOf(languageId);
+  if (th) {
+    const tree = treeParser(th)!.parse(text);
+    if (!tree) return [];
+    try {
+      return runTreeHost(newTreeHost(th), text, tree).sites;
+    } finally {
+      tree.delete();
+    }
+  }
   if (host === 'python') {
     const tree = python!.parser.parse(text);
     if (!tree) return [];
@@ -326,6 +353,9 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   let jsonDoc: JsonDocument | undefined;
   let tree: Tree | undefined;
   let pyState: PyState | undefined;
+  const th = treeHostOf(languageId);
+  const treeHost = th ? newTreeHost(th) : undefined;
+  let treeState: TreeState | undefined;
   let last: ExtractResult = { sites: [] };
   const stats = { full: 0, incremental: 0 };
   const lastUpdate: { update: 'incremental' | 'full'; reparsed: number } = { update: 'full', reparsed: 0 };
@@ -334,12 +364,13 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
     tsDoc = undefined;
     jsonDoc = undefined;
     pyState = undefined;
+    treeState = undefined;
     tree?.delete();
     tree = undefined;
   };
 
   const parsePy = (newText: string, span?: Span): Tree | undefined => {
-    const parser = python!.parser;
+    const parser = th ? treeParser(th)! : python!.parser;
     if (tree && span && text !== undefined) {
       tree.edit({
         startIndex: span.start,
@@ -377,7 +408,15 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
       let sites: RequestSite[];
       let incremental = false;
       let reparsed: number;
-      if (host === 'python') {
+      if (treeHost) {
+        const prev = tree && span && treeState ? { state: treeState, span } : undefined;
+        tree = parsePy(newText, span);
+        const r = tree ? runTreeHost(treeHost, newText, tree, prev) : { sites: [], state: { units: [] }, reparsed: 0 };
+        incremental = !!prev;
+        sites = r.sites;
+        treeState = r.state;
+        reparsed = r.reparsed;
+      } else if (host === 'python') {
         const prev = tree && span && pyState ? { state: pyState, span } : undefined;
         tree = parsePy(newText, span);
         const r = tree ? extractPythonTree(newText, tree, python!.queries, prev) : { sites: [], state: { units: [] }, reparsed: 0 };

@@ -5,6 +5,7 @@ import type { ValueRefNode } from '../expression/ast';
 import { numberProblem } from '../expression/numbers';
 import { spanRange, unwrap, updateOf, valueEntry, valueFacts, operations } from './analysis';
 import { ActionEditor } from './fixes';
+import { attributeTypeEdit } from './edit';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
 
 const id = 'add-on-non-number';
@@ -40,10 +41,8 @@ function numericFix(text: string, op: Operation, ref: ValueRefNode): Fix | undef
   const title = `Send ${ref.name} as the number ${num.text}`;
   if (low) {
     if (entry.value.kind !== 'object') return undefined;
-    const k = entry.value.properties[0].keyRange;
-    const keyText = text.slice(k.start, k.end);
-    const at = k.start + keyText.indexOf('S');
-    return { title, edits: [{ range: { start: at, end: at + 1 }, newText: 'N' }], safe: true, preferred: true };
+    const edit = attributeTypeEdit(text, entry.value.properties[0].keyRange, 'S', 'N');
+    return edit && { title, edits: [edit], safe: true, preferred: true };
   }
   const ed = new ActionEditor(text, op.site, op.params);
   ed.push({ range: entry.value.range, newText: ed.numberText(num.text, num.decimal) });

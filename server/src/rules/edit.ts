@@ -3,8 +3,10 @@
  * string" or "add this entry to that map" into document edits written in the host's own syntax (JSON, TS/JS, Python
  * dicts and keyword arguments), with the file's quote style and correct escaping.
  */
-import type { HostLanguage, ObjectNode, Property, RequestSite, StringNode, VNode } from '../extract/model';
+import type { ObjectNode, Property, Range, RequestSite, StringNode, VNode } from '../extract/model';
+import { SourceLanguage, siteHost } from '../extract/hosts';
 import type { TextEdit } from './types';
+import { GoSyntax, JavaSyntax, goEntryText, goKey, goRender, goSyntax, javaEntryText, javaInsert, javaRender, javaSyntax } from './edit-hosts';
 
 /** A value to write into source: a string, a number (as decimal text), a map (entries in order), or raw host code. */
 export type Literal = string | { num: string } | { map: [string, Literal][] } | { raw: string };
@@ -24,12 +26,19 @@ export function withLineBreaks<T extends TextEdit>(text: string, edits: T[]): T[
 
 /** What an edit needs to know about where it writes. */
 export interface HostSyntax {
-  host: HostLanguage;
-  /** Quote used for new string literals (always `"` in JSON). */
+  host: SourceLanguage;
+  /** Quote used for new string literals (always `"` in JSON, Go and Java). */
   quote: '"' | "'";
+  /** Go: the SDK generation and the names its packages are imported as. */
+  go?: GoSyntax;
+  /** Java: how attribute values and maps are written in this file. */
+  java?: JavaSyntax;
 }
 
 export function hostSyntax(text: string, site: RequestSite): HostSyntax {
+  const host = siteHost(site);
+  if (host === 'go') return { host, quote: '"', go: goSyntax(text, site) };
+  if (host === 'java') return { host, quote: '"', java: javaSyntax(text) };
   if (site.host === 'json') return { host: 'json', quote: '"' };
   const q = firstQuote(text, site.params);
   return { host: site.host, quote: q ?? "'" };
@@ -49,8 +58,10 @@ function firstQuote(text: string, node: VNode): '"' | "'" | undefined {
 }
 
 /** Escape text for insertion inside an existing string literal of the host (whatever its quote). */
-export function escapeInString(host: HostLanguage, s: string): string {
+export function escapeInString(host: SourceLanguage, s: string): string {
   if (host === 'json') return JSON.stringify(s).slice(1, -1);
+  // Go and Java: `\'` is not an escape in a Go string, a backquote needs none.
+  if (host === 'go' || host === 'java') return s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t').replace(/"/g, '\\"');
   let out = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/'/g, "\\'").replace(/"/g, '\\"');
   if (host !== 'python') out = out.replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
   return out;
@@ -59,6 +70,7 @@ export function escapeInString(host: HostLanguage, s: string): string {
 /** A complete string literal in the host's syntax. */
 export function stringLiteral(syn: HostSyntax, s: string): string {
   if (syn.host === 'json') return JSON.stringify(s);
+  if (syn.host === 'go' || syn.host === 'java') return `"${escapeInString(syn.host, s)}"`;
   const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').split(syn.quote).join('\\' + syn.quote);
   return syn.quote + body + syn.quote;
 }
@@ -67,6 +79,7 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 /** A map key in the host's syntax (`"k"` in JSON, `k` or `'k'` in TS/JS, `'k'` in Python dicts). */
 export function keyLiteral(syn: HostSyntax, key: string): string {
+  if (syn.go) return goKey(key);
   if ((syn.host === 'typescript' || syn.host === 'javascript') && IDENT.test(key)) return key;
   return stringLiteral(syn, key);
 }
@@ -76,6 +89,8 @@ export function renderLiteral(syn: HostSyntax, v: Literal): string {
   if (typeof v === 'string') return stringLiteral(syn, v);
   if ('num' in v) return v.num;
   if ('raw' in v) return v.raw;
+  if (syn.go) return goRender(syn, syn.go, v.map);
+  if (syn.java) return javaRender(syn, syn.java, v.map);
   const entries = v.map.map(([k, x]) => `${keyLiteral(syn, k)}: ${renderLiteral(syn, x)}`).join(', ');
   if (!entries) return '{}';
   return syn.host === 'typescript' || syn.host === 'javascript' ? `{ ${entries} }` : `{${entries}}`;
@@ -95,9 +110,13 @@ export function insertInString(text: string, syn: HostSyntax, node: StringNode, 
  * characters is not the characters themselves or escapes), the whole literal is rewritten as one string instead.
  */
 export function replaceInString(text: string, syn: HostSyntax, node: StringNode, a: number, b: number, s: string): TextEdit {
-  const escaped = escapeInString(syn.host, s);
-  // Raw strings (Python r'...', String.raw) cannot take escapes: rewrite the literal when the text needs any.
-  const raw = escaped !== s && /^(?:[bBuUfF]?[rR]|[rR][bBfF]|String\.raw)/.test(text.slice(node.range.start, node.range.start + 10));
+  let escaped = escapeInString(syn.host, s);
+  const head = text.slice(node.range.start, node.range.start + 10);
+  // Raw strings (Python r'...', String.raw, Go `...`) cannot take escapes: rewrite the literal when the text needs any.
+  let raw = escaped !== s && /^(?:[bBuUfF]?[rR]|[rR][bBfF]|String\.raw)/.test(head);
+  if (syn.host === 'go' && head.startsWith('`')) [escaped, raw] = [s, /[`\r]/.test(s)];
+  // A Java text block takes line breaks and quotes as they are; `\` still escapes and `"""` would close it.
+  if (syn.host === 'java' && head.startsWith('"""')) [escaped, raw] = [s.replace(/\\/g, '\\\\'), /"""|\r/.test(s)];
   if (!raw && contiguous(text, node, a, b)) return { range: { start: node.offsets[a], end: node.offsets[b] }, newText: escaped };
   return { range: node.range, newText: stringLiteral(syn, node.value.slice(0, a) + s + node.value.slice(b)) };
 }
@@ -149,6 +168,8 @@ function lastEntry(text: string, syn: HostSyntax, obj: ObjectNode): Property | u
 
 /** One `key: value` entry (`key=value` for Python keyword arguments) as the object writes it. */
 export function entryText(text: string, syn: HostSyntax, obj: ObjectNode, key: string, valueText: string): string {
+  if (syn.go) return goEntryText(text, syn.go, obj, key, valueText);
+  if (syn.java) return javaEntryText(text, obj, key, valueText);
   return isKeywordArgs(text, syn, obj) ? `${key}=${valueText}` : `${keyLiteral(syn, key)}: ${valueText}`;
 }
 
@@ -157,12 +178,14 @@ export function entryText(text: string, syn: HostSyntax, obj: ObjectNode, key: s
  * keeping the layout: a new line with the same indentation for multi-line literals, `, key: value` on one line
  * otherwise, and a trailing comma when the literal uses them. One edit, so several entries never collide.
  */
-export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode, entries: [string, string][]): TextEdit {
+export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode, entries: [string, string][]): TextEdit | undefined {
+  if (syn.go && syn.go.missing) return undefined;
+  if (syn.java) return javaInsert(text, obj, entries);
   const rendered = entries.map(([key, value]) => entryText(text, syn, obj, key, value));
   const last = lastEntry(text, syn, obj);
   if (!last) {
     const at = obj.range.start + 1;
-    const pad = syn.host === 'json' || syn.host === 'python' ? '' : ' ';
+    const pad = syn.host === 'json' || syn.host === 'python' || syn.host === 'go' ? '' : ' ';
     return { range: { start: at, end: obj.range.end - 1 }, newText: `${pad}${rendered.join(', ')}${pad}` };
   }
   let i = last.range.end;
@@ -199,4 +222,25 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
     limit = e.range.start;
   }
   return out;
+}
+
+/**
+ * Change the type of a low-level attribute value whose type key is at `key` (`{S: ...}` -> `{N: ...}`): the key's
+ * letters as written (`S`, `AttributeValueMemberS`, Java's `fromS` / builder `.s(`).
+ */
+export function attributeTypeEdit(text: string, key: Range, from: string, to: string): TextEdit | undefined {
+  const keyText = text.slice(key.start, key.end);
+  const upper = keyText.lastIndexOf(from);
+  if (upper >= 0) return { range: { start: key.start + upper, end: key.start + upper + from.length }, newText: to };
+  const lower = keyText.lastIndexOf(from.toLowerCase());
+  return lower >= 0 ? { range: { start: key.start + lower, end: key.start + lower + from.length }, newText: to.toLowerCase() } : undefined;
+}
+
+/**
+ * Whether a fix may write a host variable into the request as a value (`{ N: String(nextValue) }`): not in JSON, nor in
+ * Go and Java, whose typed attribute values would need a conversion we cannot know.
+ */
+export function writesVariables(site: RequestSite): boolean {
+  const host = siteHost(site);
+  return host !== 'json' && host !== 'go' && host !== 'java' && host !== 'yaml';
 }

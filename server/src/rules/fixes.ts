@@ -133,7 +133,12 @@ export class ActionEditor {
         out.push(first ? { range: r.range, newText: entryText(this.text, this.syn, obj, first[0], first[1]) } : removeProperty(obj, r));
       }
     }
-    for (const [obj, entries] of this.adds) if (entries.length) out.push(insertProperties(this.text, this.syn, obj, entries));
+    for (const [obj, entries] of this.adds) {
+      if (!entries.length) continue;
+      const add = insertProperties(this.text, this.syn, obj, entries);
+      if (!add) return undefined;
+      out.push(add);
+    }
     const top: [string, string][] = [];
     for (const [field, entries] of this.newMaps) {
       if (field === 'ConditionExpression') top.push([field, entries[0][1]]);
@@ -141,7 +146,11 @@ export class ActionEditor {
     }
     const order = ['ConditionExpression', 'ExpressionAttributeNames', 'ExpressionAttributeValues'];
     top.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
-    if (top.length) out.push(insertProperties(this.text, this.syn, this.params, top));
+    if (top.length) {
+      const add = insertProperties(this.text, this.syn, this.params, top);
+      if (!add) return undefined;
+      out.push(add);
+    }
     if (this.importDecimal) out.push(pythonImport(this.text, 'from decimal import Decimal'));
     return out;
   }

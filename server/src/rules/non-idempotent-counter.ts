@@ -2,7 +2,7 @@ import { RequestSite } from '../extract/model';
 import type { Operation } from '../extract/operations';
 
 import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, operations, replayOf, spanRange, updateOf, valueFacts } from './analysis';
-import { rewriteString } from './edit';
+import { rewriteString, writesVariables } from './edit';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
 
@@ -22,7 +22,7 @@ function variable(ed: ActionEditor, name: string): string {
  * goes when nothing else uses it. Not for JSON, which cannot name a variable.
  */
 function conditionalFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction): Fix | undefined {
-  if (op.site.host === 'json') return undefined;
+  if (!writesVariables(op.site)) return undefined;
   const ed = new ActionEditor(text, op.site, op.params);
   const v = upd.node.value;
   const path = v.slice(c.action.path.start, c.action.path.end);

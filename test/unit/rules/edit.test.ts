@@ -61,7 +61,7 @@ describe('edit helpers', () => {
   for (const [name, lang, text, expected] of props) {
     it(`inserts entries: ${name}; removing them restores the text`, () => {
       const [site] = extract(text, lang).sites;
-      const out = applyEdits(text, [insertProperties(text, hostSyntax(text, site), site.params, [['A', '1'], ['B', '2']])]);
+      const out = applyEdits(text, [insertProperties(text, hostSyntax(text, site), site.params, [['A', '1'], ['B', '2']])!]);
       assert.equal(out, expected);
       const [after] = extract(out, lang).sites;
       const once = applyEdits(out, [removeProperty(after.params, after.params.properties.find((p) => p.key === 'B')!)]);
@@ -75,7 +75,7 @@ describe('edit helpers', () => {
     const [site] = extract(text, 'typescript').sites;
     const values = prop(site.params, 'ExpressionAttributeValues')!;
     assert.equal(values.kind, 'object');
-    const out = applyEdits(text, [insertProperties(text, hostSyntax(text, site), values as never, [[':a', '1']])]);
+    const out = applyEdits(text, [insertProperties(text, hostSyntax(text, site), values as never, [[':a', '1']])!]);
     assert.ok(out.includes("ExpressionAttributeValues: { ':a': 1 }"), out);
   });
 });

@@ -1,0 +1,143 @@
+/**
+ * What the tree-sitter hosts added after Python (Go, Java) share: the web-tree-sitter runtime and their grammars,
+ * loaded on the first document of the language, and the incremental state (per unit sites kept between edits).
+ *
+ * A host splits its tree into units (Go: top-level declarations; Java: the members of top-level types) and marks the
+ * ones that bind names others read (constants, imports, fields) as `env`. After an edit, a unit the edit did not touch
+ * keeps its sites (moved by the length change) unless an env unit was touched: then everything is recomputed. Same
+ * scheme as python.ts, whose state it does not share.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Language, Parser, Tree } from 'web-tree-sitter';
+import type { Node as TNode } from 'web-tree-sitter';
+import type { RequestSite } from './model';
+import { maxRef, shiftSite } from './remap';
+
+let runtime: Promise<void> | undefined;
+
+/** Where a wasm file is: next to the bundle (dist/), else in node_modules (tests, tsx). */
+export function wasmPath(file: string, resolveFromModules: () => string): string {
+  const here = typeof __dirname === 'string' ? join(__dirname, file) : undefined;
+  if (here && existsSync(here)) return here;
+  return resolveFromModules();
+}
+
+/** Resolution through node_modules at run time (kept opaque to the bundler, which has copied the files to dist/). */
+const fromModules = (id: string): string => require.resolve(id);
+
+/** web-tree-sitter's own WASM, initialised once per process (shared with the Python host). */
+export function initTreeSitter(): Promise<void> {
+  runtime ??= (async () => {
+    const wasm = wasmPath('tree-sitter.wasm', () => join(fromModules('web-tree-sitter').replace(/[\\/][^\\/]+$/, ''), 'tree-sitter.wasm'));
+    await Parser.init({ locateFile: () => wasm });
+  })();
+  return runtime;
+}
+
+export type TreeHostName = 'go' | 'java';
+
+const parsers = new Map<TreeHostName, Parser>();
+const loading = new Map<TreeHostName, Promise<void>>();
+
+/** Load the grammar of `host` (idempotent). */
+export function loadTreeHost(host: TreeHostName): Promise<void> {
+  let p = loading.get(host);
+  if (!p) {
+    p = (async () => {
+      await initTreeSitter();
+      const file = `tree-sitter-${host}.wasm`;
+      const language = await Language.load(wasmPath(file, () => fromModules(`tree-sitter-${host}/${file}`)));
+      const parser = new Parser();
+      parser.setLanguage(language);
+      parsers.set(host, parser);
+    })();
+    loading.set(host, p);
+  }
+  return p;
+}
+
+export function treeParser(host: TreeHostName): Parser | undefined {
+  return parsers.get(host);
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Incremental state                                                                                                  */
+
+export interface Span {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+export interface Unit {
+  start: number;
+  end: number;
+  /** Binds names other units read: touching it recomputes everything. */
+  env: boolean;
+  sites: RequestSite[];
+  /** Largest document offset its sites mention. */
+  maxRef: number;
+}
+
+export interface TreeState {
+  units: Unit[];
+}
+
+/** A host's extraction over a parse tree, unit by unit. */
+export interface TreeHost {
+  /** The units of a tree, in document order. */
+  units(root: TNode): { node: TNode; env: boolean }[];
+  /** Prepare the environment (constants...) from the whole tree; called once per run before `sites`. */
+  prepare(text: string, root: TNode): void;
+  /** The sites inside one unit. */
+  sites(unit: TNode): RequestSite[];
+}
+
+/**
+ * Sites of a tree. With `prev` (the state after the previous text and the span edited since), units the edit did not
+ * touch keep their sites unless an env unit changed; only the others are extracted.
+ */
+export function runTreeHost(host: TreeHost, text: string, tree: Tree, prev?: { state: TreeState; span: Span }): { sites: RequestSite[]; state: TreeState; reparsed: number } {
+  const root = tree.rootNode;
+  const listed = host.units(root);
+  const units: Unit[] = listed.map(({ node, env }) => ({ start: node.startIndex, end: node.endIndex, env, sites: [], maxRef: 0 }));
+  const reused = prev ? reuse(prev.state, prev.span, units) : undefined;
+  host.prepare(text, root);
+  let reparsed = 0;
+  for (let i = 0; i < units.length; i++) {
+    if (reused?.[i]) continue;
+    reparsed++;
+    units[i].sites = host.sites(listed[i].node);
+    units[i].maxRef = maxRef(units[i].sites);
+  }
+  const sites: RequestSite[] = [];
+  for (const u of units) sites.push(...u.sites);
+  sites.sort((a, b) => a.range.start - b.range.start);
+  return { sites, state: { units }, reparsed };
+}
+
+function reuse(state: TreeState, span: Span, units: Unit[]): boolean[] | undefined {
+  const touches = (a: number, b: number, s: number, e: number) => a <= e && b >= s;
+  if (state.units.some((u) => u.env && touches(u.start, u.end, span.start, span.oldEnd))) return undefined;
+  if (units.some((u) => u.env && touches(u.start, u.end, span.start, span.newEnd))) return undefined;
+  const diff = span.newEnd - span.oldEnd;
+  const old = new Map(state.units.map((u) => [`${u.start}:${u.end}`, u]));
+  const back = (o: number) => (o >= span.newEnd ? o - diff : o);
+  const map = (o: number) => (o >= span.oldEnd ? o + diff : o);
+  return units.map((u) => {
+    if (u.env || touches(u.start, u.end, span.start, span.newEnd)) return false;
+    const was = old.get(`${back(u.start)}:${back(u.end)}`);
+    if (!was || was.env) return false;
+    const moves = diff !== 0 && was.maxRef >= span.oldEnd;
+    if (moves) for (const site of was.sites) shiftSite(site, span.oldEnd, diff);
+    u.sites = was.sites;
+    u.maxRef = moves ? map(was.maxRef) : was.maxRef;
+    return true;
+  });
+}
+
+/** Named children without comments. */
+export function kids(n: TNode | null | undefined): TNode[] {
+  return (n?.namedChildren ?? []).filter((c): c is TNode => !!c && c.type !== 'comment' && c.type !== 'line_comment' && c.type !== 'block_comment');
+}

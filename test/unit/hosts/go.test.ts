@@ -1,0 +1,196 @@
+/**
+ * The Go host (server/src/extract/go.ts): aws-sdk-go-v2 and v1 request literals onto the value model, exact ranges
+ * through escapes and raw strings, constants, slices built with append, later mutations; the mission rules fire as in
+ * TS with fixes written in Go that tree-sitter-go parses.
+ */
+import { strict as assert } from 'node:assert';
+import { ensureParser, extract, prop } from '../../../server/src/extract';
+import type { StringNode } from '../../../server/src/extract/model';
+import { stringRange } from '../../../server/src/extract/model';
+import { treeParser } from '../../../server/src/extract/treehost';
+import { runRules } from '../../../server/src/rules';
+import { applyEdits } from '../../../server/src/rules/edit';
+
+const HEAD = `package likes
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+`;
+
+const lint = (text: string) => {
+  const sites = extract(text, 'go').sites;
+  return { sites, findings: runRules(text, 'go', sites) };
+};
+const parsesClean = (text: string) => {
+  const tree = treeParser('go')!.parse(text)!;
+  try {
+    return !tree.rootNode.hasError;
+  } finally {
+    tree.delete();
+  }
+};
+
+describe('go host', () => {
+  before(() => ensureParser('go'));
+
+  it('reads a v2 UpdateItemInput with constants, raw strings and escapes at exact ranges', () => {
+    const text = `${HEAD}
+const (
+	table = "Social"
+	upd   = \`SET #n = :n\`
+)
+
+func f(ctx context.Context, c *dynamodb.Client) {
+	c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:        aws.String(table),
+		Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "a\\tb"}},
+		UpdateExpression: aws.String(upd + ", c = \\u0063"),
+		ExpressionAttributeNames: map[string]string{"#n": "name"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":n": &types.AttributeValueMemberN{Value: "1"}},
+	})
+}
+`;
+    const [s] = extract(text, 'go').sites;
+    assert.equal(s.api, 'UpdateItem');
+    assert.equal(s.style, 'low-level');
+    assert.equal(s.sdk, 'aws-sdk-go-v2');
+    assert.equal(s.enclosingFunction?.name, 'f');
+    assert.equal((prop(s.params, 'TableName') as StringNode).value, 'Social');
+    const u = prop(s.params, 'UpdateExpression') as StringNode;
+    assert.equal(u.value, 'SET #n = :n, c = c');
+    const r = stringRange(u, 0, 3);
+    assert.equal(text.slice(r.start, r.end), 'SET');
+    const esc = stringRange(u, u.value.length - 1, u.value.length);
+    assert.equal(text.slice(esc.start, esc.end), '\\u0063');
+    const key = prop(prop(s.params, 'Key'), 'PK');
+    assert.equal(key?.kind, 'object');
+    const v = prop(prop(prop(s.params, 'ExpressionAttributeValues'), ':n'), 'N') as StringNode;
+    assert.equal(v.value, '1');
+    const typeKey = (prop(prop(s.params, 'ExpressionAttributeValues'), ':n') as { properties: { keyRange: { start: number; end: number } }[] }).properties[0].keyRange;
+    assert.equal(text.slice(typeKey.start, typeKey.end), 'N');
+  });
+
+  it('reads v1 attribute values ({N: aws.String("1")}) and raw strings without carriage returns', () => {
+    const text = 'package x\n\nimport "github.com/aws/aws-sdk-go/aws"\nimport "github.com/aws/aws-sdk-go/service/dynamodb"\n\nfunc f() {\n\tin := &dynamodb.UpdateItemInput{\n\t\tTableName: aws.String("T"),\n\t\tKey: map[string]*dynamodb.AttributeValue{"id": {S: aws.String("a")}},\n\t\tUpdateExpression: aws.String(`ADD\r\n c :one`),\n\t\tExpressionAttributeValues: map[string]*dynamodb.AttributeValue{":one": {N: aws.String("1")}},\n\t}\n\t_ = in\n}\n';
+    const [s] = extract(text, 'go').sites;
+    assert.equal(s.sdk, 'aws-sdk-go');
+    const u = prop(s.params, 'UpdateExpression') as StringNode;
+    assert.equal(u.value, 'ADD\n c :one');
+    const r = stringRange(u, 3, 5);
+    assert.equal(text.slice(r.start, r.end), '\n '); // the \r produced nothing
+    assert.equal((prop(prop(prop(s.params, 'ExpressionAttributeValues'), ':one'), 'N') as StringNode).value, '1');
+  });
+
+  it('mission rules fire with Go fixes that parse: unguarded ADD in a transaction, ADD on a string, SET without if_not_exists', () => {
+    const text = `${HEAD}
+func like(ctx context.Context, c *dynamodb.Client, post, user string) error {
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{
+				TableName: aws.String("Social"),
+				Item: map[string]types.AttributeValue{
+					"PK": &types.AttributeValueMemberS{Value: "POST#" + post},
+					"SK": &types.AttributeValueMemberS{Value: "LIKE#" + user},
+				},
+			}},
+			{Update: &types.Update{
+				TableName:        aws.String("Social"),
+				Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "POST#" + post}, "SK": &types.AttributeValueMemberS{Value: "META"}},
+				UpdateExpression: aws.String("ADD likeTally :one"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":one": &types.AttributeValueMemberN{Value: "1"},
+				},
+			}},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:        aws.String("Social"),
+		Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}, "SK": &types.AttributeValueMemberS{Value: "META"}},
+		UpdateExpression: aws.String("ADD views :inc SET likeTally = likeTally + :inc"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":inc": &types.AttributeValueMemberS{Value: "1"}},
+	})
+	return err
+}
+`;
+    const { findings } = lint(text);
+    const ids = findings.map((f) => `${f.ruleId} ${text.slice(f.range.start, f.range.end)}`);
+    assert.ok(ids.includes('unguarded-add-in-transaction Put'), ids.join('\n'));
+    assert.ok(ids.some((i) => i.startsWith('add-on-non-number :inc')), ids.join('\n'));
+    assert.ok(ids.some((i) => i.startsWith('set-without-if-not-exists')), ids.join('\n'));
+    for (const f of findings)
+      for (const fix of f.fixes ?? []) {
+        const out = applyEdits(text, fix.edits);
+        assert.ok(parsesClean(out), `${f.ruleId}: ${fix.title}\n${out}`);
+      }
+    const guard = findings.find((f) => f.ruleId === 'unguarded-add-in-transaction')!.fixes![0];
+    const fixed = applyEdits(text, guard.edits);
+    assert.ok(fixed.includes('ConditionExpression: aws.String("attribute_not_exists(SK)"),'), fixed);
+    assert.ok(!lint(fixed).findings.some((f) => f.ruleId === 'unguarded-add-in-transaction'));
+    const num = findings.find((f) => f.ruleId === 'add-on-non-number')!.fixes![0];
+    assert.ok(applyEdits(text, num.edits).includes('":inc": &types.AttributeValueMemberN{Value: "1"}'));
+  });
+
+  it('a transaction built with append: items known, a loop makes them samples', () => {
+    const text = `${HEAD}
+func f(ctx context.Context, c *dynamodb.Client, ids []string) {
+	items := []types.TransactWriteItem{}
+	items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: aws.String("T"), Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "a"}}}})
+	for _, id := range ids {
+		items = append(items, types.TransactWriteItem{Update: &types.Update{TableName: aws.String("T"), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: id}}, UpdateExpression: aws.String("ADD n :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}}})
+	}
+	c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+}
+`;
+    const [s] = extract(text, 'go').sites;
+    const items = prop(s.params, 'TransactItems');
+    assert.equal(items?.kind, 'array');
+    if (items?.kind !== 'array') return;
+    assert.equal(items.items.length, 2);
+    assert.equal(items.samples, 1);
+    assert.equal(items.complete, false);
+  });
+
+  it('a request changed after its literal is incomplete; unknown values stay unknown (silent)', () => {
+    const text = `${HEAD}
+func f(ctx context.Context, c *dynamodb.Client, expr expression.Expression) {
+	in := &dynamodb.UpdateItemInput{
+		TableName:        aws.String("T"),
+		Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "a"}},
+		UpdateExpression: expr.Update(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	}
+	in.ConditionExpression = aws.String("attribute_exists(PK)")
+	c.UpdateItem(ctx, in)
+}
+`;
+    const { sites, findings } = lint(text);
+    assert.equal(sites.length, 1);
+    assert.equal(sites[0].params.complete, false);
+    assert.equal(prop(sites[0].params, 'UpdateExpression')?.kind, 'unknown');
+    assert.deepEqual(findings.map((f) => f.ruleId), []);
+  });
+
+  it('a file without the types import gets findings but no fix that would name it', () => {
+    const text = `package x
+
+import "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+func f() {
+	_ = &dynamodb.UpdateItemInput{TableName: aws.String("T"), UpdateExpression: aws.String("SET #a = :v"), Key: k}
+}
+`;
+    const { findings } = lint(text);
+    assert.ok(findings.some((f) => f.ruleId === 'undefined-name'));
+    for (const f of findings) for (const fix of f.fixes ?? []) assert.ok(parsesClean(applyEdits(text, fix.edits)), fix.title);
+    assert.ok(!findings.some((f) => f.ruleId === 'undefined-name' && f.fixes?.length));
+  });
+});
