@@ -30,7 +30,7 @@ export interface Suppression {
 type CommentStyle = 'slash' | 'hash' | 'none';
 
 export function commentStyle(languageId: string): CommentStyle {
-  if (languageId === 'python') return 'hash';
+  if (languageId === 'python' || languageId === 'yaml') return 'hash';
   if (languageId === 'json') return 'none';
   return 'slash';
 }

@@ -72,7 +72,7 @@ const indent = (code: string, pad: string) => code.split('\n').map((l) => (l ? p
 
 /** The code a snippet is inserted into, by language and value style. */
 function program(languageId: string, style: ValueStyle, code: string): string {
-  if (languageId.startsWith('json')) return code;
+  if (languageId.startsWith('json') || languageId === 'yaml') return code;
   if (languageId === 'python')
     return [
       'import random',
@@ -99,7 +99,7 @@ describe('snippets', () => {
   before(() => initParsers());
 
   it('are contributed for every supported language from files that exist', () => {
-    assert.deepEqual(contributions.map((c) => c.language).sort(), ['javascript', 'javascriptreact', 'json', 'jsonc', 'python', 'typescript', 'typescriptreact']);
+    assert.deepEqual(contributions.map((c) => c.language).sort(), ['javascript', 'javascriptreact', 'json', 'jsonc', 'python', 'typescript', 'typescriptreact', 'yaml']);
     for (const c of contributions) assert.ok(Object.keys(JSON.parse(readFileSync(join(root, c.path), 'utf8'))).length >= 7, c.path);
   });
 
