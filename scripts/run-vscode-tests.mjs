@@ -2,9 +2,14 @@
 // Where a desktop VS Code can be downloaded, @vscode/test-electron runs it (DYNALINT_VSCODE_RUNNER=electron);
 // here it runs in code-server (the VS Code workbench + Node extension host, npm) driven by headless Chromium.
 // Results: JSON {passes, failures, failureList} at DYNALINT_VSCODE_RESULTS (default test-results/vscode.json);
-// a screenshot of the workbench at test-results/vscode-*.png. Exit code: 0 only when every test passed.
+// a screenshot of the workbench at the end at test-results/vscode-final.png. Exit code: 0 only when every test passed.
+// README screenshots: the suite asks for them at the moment it has the editor in the state to show (see
+// test/vscode/suite/screenshot.ts for the request/answer files); they land in test-results/screenshots/ on every run.
+// With --update-screenshots (or DYNALINT_UPDATE_SCREENSHOTS=1) a passing run that took every requested screenshot
+// also copies them to images/screenshots/, the committed copies the README shows:
+//   npm run test:vscode -- --update-screenshots
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +22,10 @@ mkdirSync(resultsDir, { recursive: true });
 const resultsFile = process.env.DYNALINT_VSCODE_RESULTS ?? join(resultsDir, 'vscode.json');
 rmSync(resultsFile, { force: true });
 const deadlineMs = Number(process.env.DYNALINT_VSCODE_TIMEOUT ?? 240_000);
+const updateScreenshots = process.argv.includes('--update-screenshots') || process.env.DYNALINT_UPDATE_SCREENSHOTS === '1';
+const shotsDir = join(resultsDir, 'screenshots');
+rmSync(shotsDir, { recursive: true, force: true }); // only this run's pictures, never a stale one
+mkdirSync(shotsDir, { recursive: true });
 
 // 1. Bundle the suite (mocha and vscode stay external: the extension host provides vscode, mocha loads from node_modules).
 const suiteOut = join(root, 'out', 'vscode-suite');
@@ -45,6 +54,10 @@ const env = {
   // The language server's log and every request it answered (see server/src/lsp/server.ts), kept as an artifact.
   DYNALINT_SERVER_LOG: join(tmp, 'server.log'),
 };
+// Screenshot requests from the suite, answered only where this harness holds the browser page (not with test-electron).
+const shotRequests = join(tmp, 'shots');
+mkdirSync(shotRequests);
+const shotLog = []; // {name, ok, error?}
 
 if (process.env.DYNALINT_VSCODE_RUNNER === 'electron') {
   const { runTests } = await import('@vscode/test-electron');
@@ -85,6 +98,12 @@ if (vsix) {
   extensionPath = join(extDir, installed);
   console.log(`installed ${vsix} -> ${extensionPath}`);
 }
+env.DYNALINT_SCREENSHOT_REQUESTS = shotRequests;
+// The fixture workspace has no node_modules, so TypeScript's own "Cannot find module '@aws-sdk/...'" would sit in the
+// Problems count and squiggle the import in every picture; the suite asserts only Dynalint's diagnostics.
+mkdirSync(join(tmp, 'ud', 'User'), { recursive: true });
+const userSettings = join(tmp, 'ud', 'User', 'settings.json');
+if (!existsSync(userSettings)) writeFileSync(userSettings, JSON.stringify({ 'typescript.validate.enable': false }, null, 2));
 // Port 0: code-server's own listen picks a free port and says which ("HTTP server listening on http://127.0.0.1:PORT/"),
 // so the workbench we open is this code-server's, never another run's.
 const server = spawn(
@@ -120,24 +139,15 @@ try {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
     ['extensionDevelopmentPath', remote(extensionPath)],
     ['extensionTestsPath', remote(join(suiteOut, 'index.js'))],
   ];
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
-  // The suite asks for screenshots by writing <artifacts>/shot-request-<name>; we answer with shot-done-<name>.
-  const shots = new Set();
   await waitFor(async () => {
-    for (const name of ['hover']) {
-      const req = join(resultsDir, `shot-request-${name}`);
-      if (existsSync(req) && !shots.has(name)) {
-        shots.add(name);
-        await page.screenshot({ path: join(resultsDir, `vscode-${name}.png`) });
-        writeFileSync(join(resultsDir, `shot-done-${name}`), 'ok');
-      }
-    }
+    await answerShotRequests(page);
     return existsSync(resultsFile);
   }, deadlineMs, 'the VS Code suite did not finish before the deadline');
   await page.screenshot({ path: join(resultsDir, 'vscode-final.png') });
@@ -154,9 +164,95 @@ try {
   } catch {
     /* already gone */
   }
-  for (const f of ['shot-request-hover', 'shot-done-hover']) rmSync(join(resultsDir, f), { force: true });
 }
+code = reportShots(code);
 process.exit(code);
+
+/**
+ * Answers every new screenshot request: waits (Playwright locators, deadline) until each element it names is visible,
+ * shoots the page clipped to the requested region, presses the dismiss key, then writes the answer file the suite
+ * waits for. A failure is answered and reported, never thrown: the suite's assertions decide the run.
+ */
+async function answerShotRequests(page) {
+  for (const f of readdirSync(shotRequests).filter((n) => n.endsWith('.request.json')).sort()) {
+    const reqFile = join(shotRequests, f);
+    let req;
+    try {
+      req = JSON.parse(readFileSync(reqFile, 'utf8'));
+    } catch (e) {
+      req = { name: f.replace(/\.request\.json$/, ''), bad: String(e) };
+    }
+    rmSync(reqFile);
+    const answer = { ok: false };
+    try {
+      if (req.bad) throw new Error(`unreadable request: ${req.bad}`);
+      const boxes = [];
+      for (const w of req.waitFor ?? []) {
+        let scope = page;
+        for (const frame of w.frames ?? []) scope = scope.frameLocator(frame);
+        const el = scope.locator(w.selector).filter(w.hasText ? { hasText: w.hasText } : {}).first();
+        await el.waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {
+          throw new Error(`${w.frames ? `${w.frames.join(' > ')} > ` : ''}${w.selector}${w.hasText ? ` with text "${w.hasText}"` : ''} not visible within 15 s`);
+        });
+        boxes.push(await el.boundingBox()); // in the page's coordinates, also inside a webview's frames
+      }
+      let clip;
+      if (req.clip) {
+        const region = page.locator(req.clip).first();
+        await region.waitFor({ state: 'visible', timeout: 5_000 });
+        const regionBox = await region.boundingBox();
+        clip = union([regionBox, ...boxes].filter(Boolean), page.viewportSize());
+        if (req.fit) {
+          // Up to the lowest of the waited-for elements and the `fit` ones (the editor's text lines), not the empty
+          // editor below them.
+          const fitBoxes = [...boxes];
+          for (const sel of req.fit) for (const el of await page.locator(sel).all()) fitBoxes.push(await el.boundingBox());
+          const bottom = Math.max(...fitBoxes.filter(Boolean).map((b) => b.y + b.height)) + 16;
+          if (bottom < clip.y + clip.height) clip.height = bottom - clip.y;
+        }
+      }
+      const path = join(shotsDir, `${req.name}.png`);
+      await page.screenshot({ path, clip, animations: 'disabled', caret: 'hide' });
+      answer.ok = true;
+      console.log(`screenshot ${req.name}: ${path.slice(root.length + 1)}`);
+    } catch (e) {
+      answer.error = String(e && e.message ? e.message : e).split('\n')[0];
+      console.log(`screenshot ${req.name} NOT taken: ${answer.error}`);
+    }
+    if (req.dismiss) await page.keyboard.press(req.dismiss).catch(() => undefined);
+    shotLog.push({ name: req.name, ...answer });
+    const done = join(shotRequests, `${req.name}.done.json`);
+    writeFileSync(`${done}.part`, JSON.stringify(answer));
+    renameSync(`${done}.part`, done);
+  }
+}
+
+/** The smallest rectangle holding every box, inside the viewport. */
+function union(boxes, viewport) {
+  const x = Math.max(0, Math.min(...boxes.map((b) => b.x)));
+  const y = Math.max(0, Math.min(...boxes.map((b) => b.y)));
+  const right = Math.min(viewport.width, Math.max(...boxes.map((b) => b.x + b.width)));
+  const bottom = Math.min(viewport.height, Math.max(...boxes.map((b) => b.y + b.height)));
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/** One line per run on the screenshots; with --update-screenshots, the copy to images/screenshots/ (can only fail the run). */
+function reportShots(code) {
+  const taken = shotLog.filter((s) => s.ok).map((s) => s.name);
+  const missed = shotLog.filter((s) => !s.ok);
+  console.log(`screenshots: ${taken.length} taken${missed.length ? `, ${missed.length} NOT taken (${missed.map((s) => s.name).join(', ')})` : ''}` + (taken.length ? ` in ${shotsDir.slice(root.length + 1)}/` : ''));
+  if (!updateScreenshots) return code;
+  if (code !== 0 || missed.length || !taken.length) {
+    console.log(`images/screenshots/ NOT updated: ${code !== 0 ? 'the suite failed' : missed.length ? 'a screenshot was not taken' : 'no screenshot was requested'}`);
+    return 1;
+  }
+  const dest = join(root, 'images', 'screenshots');
+  mkdirSync(dest, { recursive: true });
+  for (const f of readdirSync(dest).filter((n) => n.endsWith('.png') && !taken.includes(n.slice(0, -4)))) rmSync(join(dest, f));
+  for (const name of taken) copyFileSync(join(shotsDir, `${name}.png`), join(dest, `${name}.png`));
+  console.log(`images/screenshots/ updated: ${taken.map((n) => `${n}.png`).join(', ')}`);
+  return code;
+}
 
 function finish() {
   const log = env.DYNALINT_SERVER_LOG;

@@ -1,7 +1,7 @@
 /**
  * "Dynalint: Reconcile Reference Counts" in a real VS Code: the command runs the engine in the extension host against
  * DynamoDB Local (a `dynalint.connections` entry), returns the report and opens the results page. The code lens over
- * the like transaction carries the pattern read from the code.
+ * the like transaction carries the pattern read from the code. The results page is captured for the README.
  */
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { LocalDynamo, startDynamoDBLocal } from '../../../scripts/dynamodb-local';
 import { seedSocial, SocialSeed } from '../../../server/src/reconcile/seed';
 import type { ReconcileReport } from '../../../server/src/reconcile/types';
+import { screenshot } from './screenshot';
 
 describe('Reconcile in VS Code', function () {
   this.timeout(120_000);
@@ -55,6 +56,19 @@ describe('Reconcile in VS Code', function () {
     const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Reconcile Social');
     assert.ok(tab, labels().join(', '));
     assert.ok(tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('dynalint.reconcile'), String(tab.input));
+    // For the README: the page as it renders in the webview (chart and drifted rows), taken by the harness.
+    const page = ['iframe.webview.ready', 'iframe#active-frame'];
+    await screenshot({
+      name: 'reconcile-report',
+      waitFor: [
+        { frames: page, selector: 'h1', hasText: 'Reconcile Social' },
+        { frames: page, selector: 'svg.drift-chart' },
+        { frames: page, selector: 'table tr.under' },
+        { frames: page, selector: 'table' },
+      ],
+      clip: '.part.editor',
+      fit: [],
+    });
   });
 
   it('offers a code lens over the like transaction with the pattern from the code', async () => {
