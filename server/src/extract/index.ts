@@ -11,9 +11,10 @@ import { Language, Parser, Query, Tree } from 'web-tree-sitter';
 import type { ExtractResult as HostResult, HostLanguage, RequestSite } from './model';
 import { DEFAULT_MAX_FILE_SIZE, mayContainRequest } from './infer';
 import { JsonDocument, extractJson } from './json';
+import { YamlDocument, extractYaml, mayContainYamlRequest } from './yaml';
 import { PyQueries, PyState, Span, extractPythonTree, pythonQueries } from './python';
 import type { TsDocument } from './typescript';
-import { GO_HOST, JAVA_HOST } from './hosts';
+import { GO_HOST, JAVA_HOST, YAML_HOST } from './hosts';
 import { TreeHostName, TreeState, initTreeSitter, loadTreeHost, runTreeHost, treeParser } from './treehost';
 import { goHost } from './go';
 import { javaHost } from './java';
@@ -56,6 +57,7 @@ const HOSTS: Record<string, HostLanguage> = {
   python: 'python',
   go: GO_HOST,
   java: JAVA_HOST,
+  yaml: YAML_HOST,
 };
 
 /** The tree-sitter hosts of issue 15, by language id (their `HostLanguage` names come from hosts.ts). */
@@ -77,6 +79,8 @@ const EXTENSIONS: Record<string, string> = {
   py: 'python',
   go: 'go',
   java: 'java',
+  yaml: 'yaml',
+  yml: 'yaml',
 };
 
 /** The languageId for a file path by its extension, or undefined when no extractor handles it. */
@@ -103,6 +107,7 @@ const LANGUAGE_ALIASES: Record<string, string> = {
   python3: 'python',
   json5: 'jsonc',
   golang: 'go',
+  yml: 'yaml',
 };
 
 /**
@@ -254,7 +259,7 @@ function precheck(text: string, host: HostLanguage | undefined, languageId: stri
   // Mostly minified (a bundle): the file is generated, not written; reported as skipped as a whole.
   const minified = regions.reduce((n, r) => n + r.end - r.start, 0);
   if (minified * 2 > text.length) return { sites: [], skipped: `minified file (${regions.length === 1 ? regions[0].reason : `${regions.length} lines of minified code, ${minified} of ${text.length} characters`})` };
-  if (!mayContainRequest(text)) return regions.length ? { sites: [], notLinted: regions } : { sites: [] };
+  if (!mayContainRequest(text) || (languageId === 'yaml' && !mayContainYamlRequest(text))) return regions.length ? { sites: [], notLinted: regions } : { sites: [] };
   if (host === 'python' && !python) return { sites: [], skipped: 'Python parser not initialised (call ensureParser() first)' };
   const tree = treeHostOf(languageId);
   if (tree && !treeParser(tree)) return { sites: [], skipped: `${tree === 'go' ? 'Go' : 'Java'} parser not initialised (call ensureParser() first)` };
@@ -271,6 +276,7 @@ export function extract(text: string, languageId: string, opts?: ExtractOptions)
 }
 
 function extractHost(text: string, host: HostLanguage, languageId: string): RequestSite[] {
+  if (languageId === 'yaml') return extractYaml(text);
   if (host === 'json') return extractJson(text);
   const th = treeHostOf(languageId);
   if (th) {
@@ -351,6 +357,7 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   let text: string | undefined;
   let tsDoc: TsDocument | undefined;
   let jsonDoc: JsonDocument | undefined;
+  let yamlDoc: YamlDocument | undefined;
   let tree: Tree | undefined;
   let pyState: PyState | undefined;
   const th = treeHostOf(languageId);
@@ -363,6 +370,7 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   const drop = () => {
     tsDoc = undefined;
     jsonDoc = undefined;
+    yamlDoc = undefined;
     pyState = undefined;
     treeState = undefined;
     tree?.delete();
@@ -424,6 +432,15 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
         sites = r.sites;
         pyState = r.state;
         reparsed = r.reparsed;
+      } else if (languageId === 'yaml') {
+        if (yamlDoc && span && text !== undefined) {
+          sites = yamlDoc.update(newText, span, text);
+          incremental = yamlDoc.lastWasIncremental;
+        } else {
+          yamlDoc = new YamlDocument();
+          sites = yamlDoc.full(newText);
+        }
+        reparsed = yamlDoc.lastReparsed;
       } else if (host === 'json') {
         if (jsonDoc && span) {
           sites = jsonDoc.update(newText, span);

@@ -123,19 +123,23 @@ function looksLikeRequestItems(o: ObjectNode): boolean {
   return v?.kind === 'object' && v.properties.some((p) => p.key === 'Keys');
 }
 
-function requestOf(n: VNode): RequestSite | undefined {
+/** Makes a site of a recognised request (the YAML host gives its own). */
+export type SiteMaker = (api: Api, params: ObjectNode, nameRange: Range) => RequestSite;
+
+/** The request `n` is, recognised by its fields (also bare `--transact-items` arrays / `--request-items` maps). */
+export function requestOf(n: VNode, make: SiteMaker = site): RequestSite | undefined {
   if (n.kind === 'object') {
     if (n.properties.some((p) => REQUEST_KEYS.has(p.key))) {
       const api = inferApi(n);
-      return api ? site(api, n, n.properties[0].keyRange) : undefined;
+      return api ? make(api, n, n.properties[0].keyRange) : undefined;
     }
     if (looksLikeRequestItems(n)) {
       const api = batchApi(n);
-      return api ? site(api, wrap('RequestItems', n), n.properties[0].keyRange) : undefined;
+      return api ? make(api, wrap('RequestItems', n), n.properties[0].keyRange) : undefined;
     }
   } else if (n.kind === 'array' && n.items.length && n.items.every((e) => e.kind === 'object' && e.properties.length === 1 && TRANSACT_KEYS.has(e.properties[0].key))) {
     const api = transactApi(n);
-    return api ? site(api, wrap('TransactItems', n), (n.items[0] as ObjectNode).properties[0].keyRange) : undefined;
+    return api ? make(api, wrap('TransactItems', n), (n.items[0] as ObjectNode).properties[0].keyRange) : undefined;
   }
   return undefined;
 }

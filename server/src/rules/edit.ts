@@ -6,6 +6,7 @@
 import type { ObjectNode, Property, Range, RequestSite, StringNode, VNode } from '../extract/model';
 import { SourceLanguage, siteHost } from '../extract/hosts';
 import type { TextEdit } from './types';
+import { yamlInsertProperties, yamlKey, yamlRemoveProperty, yamlReplaceInString } from './edit-yaml';
 import { GoSyntax, JavaSyntax, goEntryText, goKey, goRender, goSyntax, javaEntryText, javaInsert, javaRender, javaSyntax } from './edit-hosts';
 
 /** A value to write into source: a string, a number (as decimal text), a map (entries in order), or raw host code. */
@@ -39,6 +40,7 @@ export function hostSyntax(text: string, site: RequestSite): HostSyntax {
   const host = siteHost(site);
   if (host === 'go') return { host, quote: '"', go: goSyntax(text, site) };
   if (host === 'java') return { host, quote: '"', java: javaSyntax(text) };
+  if (host === 'yaml') return { host, quote: '"' };
   if (site.host === 'json') return { host: 'json', quote: '"' };
   const q = firstQuote(text, site.params);
   return { host: site.host, quote: q ?? "'" };
@@ -69,7 +71,7 @@ export function escapeInString(host: SourceLanguage, s: string): string {
 
 /** A complete string literal in the host's syntax. */
 export function stringLiteral(syn: HostSyntax, s: string): string {
-  if (syn.host === 'json') return JSON.stringify(s);
+  if (syn.host === 'json' || syn.host === 'yaml') return JSON.stringify(s);
   if (syn.host === 'go' || syn.host === 'java') return `"${escapeInString(syn.host, s)}"`;
   const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').split(syn.quote).join('\\' + syn.quote);
   return syn.quote + body + syn.quote;
@@ -81,6 +83,7 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 export function keyLiteral(syn: HostSyntax, key: string): string {
   if (syn.go) return goKey(key);
   if ((syn.host === 'typescript' || syn.host === 'javascript') && IDENT.test(key)) return key;
+  if (syn.host === 'yaml') return yamlKey(key);
   return stringLiteral(syn, key);
 }
 
@@ -110,6 +113,7 @@ export function insertInString(text: string, syn: HostSyntax, node: StringNode, 
  * characters is not the characters themselves or escapes), the whole literal is rewritten as one string instead.
  */
 export function replaceInString(text: string, syn: HostSyntax, node: StringNode, a: number, b: number, s: string): TextEdit {
+  if (syn.host === 'yaml') return yamlReplaceInString(text, node, a, b, s);
   let escaped = escapeInString(syn.host, s);
   const head = text.slice(node.range.start, node.range.start + 10);
   // Raw strings (Python r'...', String.raw, Go `...`) cannot take escapes: rewrite the literal when the text needs any.
@@ -181,6 +185,7 @@ export function entryText(text: string, syn: HostSyntax, obj: ObjectNode, key: s
 export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode, entries: [string, string][]): TextEdit | undefined {
   if (syn.go && syn.go.missing) return undefined;
   if (syn.java) return javaInsert(text, obj, entries);
+  if (syn.host === 'yaml') return yamlInsertProperties(text, obj, entries);
   const rendered = entries.map(([key, value]) => entryText(text, syn, obj, key, value));
   const last = lastEntry(text, syn, obj);
   if (!last) {
@@ -201,7 +206,8 @@ export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode,
 }
 
 /** Remove an entry of an object literal / keyword arguments, with the comma that separates it from its neighbour. */
-export function removeProperty(obj: ObjectNode, entry: Property): TextEdit {
+export function removeProperty(obj: ObjectNode, entry: Property, yaml?: { text: string }): TextEdit {
+  if (yaml) return yamlRemoveProperty(yaml.text, obj, entry);
   // Neighbours are the entries written next to it: entries taken from `**params` live in another literal.
   const inside = (p: Property) => p.range.start >= obj.range.start && p.range.end <= obj.range.end;
   const siblings = obj.properties.filter((p) => inside(p) === inside(entry)).sort((a, b) => a.range.start - b.range.start);

@@ -130,7 +130,7 @@ export class ActionEditor {
     for (const [obj, removed] of this.removals) {
       for (const r of [...removed].sort((a, b) => a.range.start - b.range.start)) {
         const first = this.adds.get(obj)?.shift();
-        out.push(first ? { range: r.range, newText: entryText(this.text, this.syn, obj, first[0], first[1]) } : removeProperty(obj, r));
+        out.push(first ? { range: r.range, newText: entryText(this.text, this.syn, obj, first[0], first[1]) } : removeProperty(obj, r, this.syn.host === 'yaml' ? { text: this.text } : undefined));
       }
     }
     for (const [obj, entries] of this.adds) {
