@@ -30,6 +30,7 @@ import { cursorContext, wordAt } from './language/context';
 import { WORDS, WordInfo, wordInfo, wordMarkdown } from './language/knowledge';
 import { isReservedWord } from './expression/reserved-words';
 import { allRules, runRules } from './rules';
+import { RuleCache, type RuleCacheStats } from './rules/incremental';
 import { disableNextLineEdit } from './rules/suppression';
 import { codeSpan, fence } from './language/markdown';
 import { costHover } from './cost';
@@ -136,7 +137,11 @@ function functionSnippet(info: WordInfo): string {
 
 export class DynalintService {
   private readonly cache = new Map<string, { key: string; analysis: Analysis }>();
-  private readonly extractors = new Map<string, { languageId: string; maxFileSize: number; extractor: DocumentExtractor }>();
+  /**
+   * Per open document: its incremental extractor, the last text it was given and the rules' cache (rules/incremental.ts),
+   * which learns every edit the extractor saw so cached findings move as its sites did.
+   */
+  private readonly extractors = new Map<string, { languageId: string; maxFileSize: number; extractor: DocumentExtractor; text?: string; rules: RuleCache }>();
 
   /** The workspace's table definitions (tables/), when the front end built them; analyses are cached per generation. */
   tables?: TableIndex;
@@ -178,7 +183,10 @@ export class DynalintService {
     else if (!settings.languages.includes(languageId)) analysis.skipped = `language ${language} is not in dynalint.languages`;
     else {
       try {
-        const res = this.extractorFor(doc.uri, languageId, settings.maxFileSize).update(text);
+        const state = this.extractorFor(doc.uri, languageId, settings.maxFileSize);
+        state.rules.edited(state.text, text);
+        state.text = text;
+        const res = state.extractor.update(text);
         analysis.skipped = res.skipped;
         analysis.notLinted = res.notLinted;
         analysis.sites = res.sites;
@@ -193,7 +201,7 @@ export class DynalintService {
         t0 = performance.now();
         if (lintable) {
           try {
-            analysis.findings = this.rules(text, languageId, analysis.sites, settings);
+            analysis.findings = this.rules(text, languageId, analysis.sites, settings, this.extractors.get(doc.uri)?.rules);
           } catch (e) {
             fail(e);
           }
@@ -208,18 +216,20 @@ export class DynalintService {
     };
   }
 
-  private rules(text: string, languageId: string, sites: RequestSite[], settings: DynalintSettings): Finding[] {
-    return runRules(text, languageId, sites, { settingsRules: settings.rules, log: this.log, tables: this.tables });
+  /** `cache`: the document's rule cache, only for the sites its own extractor returned (never a fix-all re-lint). */
+  private rules(text: string, languageId: string, sites: RequestSite[], settings: DynalintSettings, cache?: RuleCache): Finding[] {
+    return runRules(text, languageId, sites, { settingsRules: settings.rules, log: this.log, tables: this.tables, cache });
   }
 
-  /** One incremental extractor per open document (re-parses only around the edit). */
-  private extractorFor(uri: string, languageId: string, maxFileSize: number): DocumentExtractor {
+  /** One incremental extractor per open document (re-parses only around the edit), with its rule cache. */
+  private extractorFor(uri: string, languageId: string, maxFileSize: number): { extractor: DocumentExtractor; text?: string; rules: RuleCache } {
     const cur = this.extractors.get(uri);
-    if (cur && cur.languageId === languageId && cur.maxFileSize === maxFileSize) return cur.extractor;
+    if (cur && cur.languageId === languageId && cur.maxFileSize === maxFileSize) return cur;
     cur?.extractor.dispose();
     const extractor = createDocumentExtractor(languageId, { maxFileSize });
-    this.extractors.set(uri, { languageId, maxFileSize, extractor });
-    return extractor;
+    const state = { languageId, maxFileSize, extractor, rules: new RuleCache() };
+    this.extractors.set(uri, state);
+    return state;
   }
 
   private forgetExtractor(uri: string): void {
@@ -227,9 +237,16 @@ export class DynalintService {
     this.extractors.delete(uri);
   }
 
-  /** What the service holds per document (analyses, extractors): for `dynalint/stats`. */
-  stats(): { analyses: number; extractors: number } {
-    return { analyses: this.cache.size, extractors: this.extractors.size };
+  /** What the service holds per document (analyses, extractors, sites with cached rule results): for `dynalint/stats`. */
+  stats(): { analyses: number; extractors: number; cachedSites: number } {
+    let cachedSites = 0;
+    for (const e of this.extractors.values()) cachedSites += e.rules.size;
+    return { analyses: this.cache.size, extractors: this.extractors.size, cachedSites };
+  }
+
+  /** What the last lint of a document did with its rule cache (tests, bench). */
+  ruleCacheStats(uri: string): RuleCacheStats | undefined {
+    return this.extractors.get(uri)?.rules.stats;
   }
 
   /** Drop a closed document's cached analysis and parse tree. */

@@ -93,4 +93,5 @@ export const addOnNonNumber: Rule = {
     category: 'correctness',
   },
   check: ({ text, sites }) => sites.flatMap((s) => checkSite(text, s)),
+  site: (ctx, s) => checkSite(ctx.text, s),
 };

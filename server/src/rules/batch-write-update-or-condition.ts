@@ -43,4 +43,5 @@ export const batchWriteUpdateOrCondition: Rule = {
     category: 'correctness',
   },
   check: ({ sites }) => sites.flatMap(checkSite),
+  site: (_ctx, s) => checkSite(s),
 };

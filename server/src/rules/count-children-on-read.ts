@@ -26,4 +26,5 @@ export const countChildrenOnRead: Rule = {
     category: 'cost',
   },
   check: ({ sites }) => sites.flatMap(checkSite),
+  site: (_ctx, s) => checkSite(s),
 };

@@ -64,4 +64,5 @@ export const decrementWithoutFloor: Rule = {
     category: 'counters',
   },
   check: ({ text, sites }) => sites.flatMap((s) => checkSite(text, s)),
+  site: (ctx, s) => checkSite(ctx.text, s),
 };

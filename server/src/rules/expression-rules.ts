@@ -177,13 +177,23 @@ export function validateSites(ctx: Pick<RuleContext, 'text' | 'sites'>): Operati
   const hit = cache.get(ctx.sites);
   if (hit && hit.text === ctx.text) return hit.results;
   const results: OperationResult[] = [];
-  for (const site of ctx.sites) {
-    for (const op of operations(site)) {
-      const r = validateOperation(op);
-      if (r?.findings.length) results.push(r);
-    }
-  }
+  for (const site of ctx.sites) results.push(...validateSite(site));
   cache.set(ctx.sites, { text: ctx.text, results });
+  return results;
+}
+
+/** The operations of one site that have validator findings. Memoized per site object (findings hold no offsets). */
+const bySite = new WeakMap<RequestSite, OperationResult[]>();
+
+export function validateSite(site: RequestSite): OperationResult[] {
+  let results = bySite.get(site);
+  if (results) return results;
+  results = [];
+  for (const op of operations(site)) {
+    const r = validateOperation(op);
+    if (r?.findings.length) results.push(r);
+  }
+  bySite.set(site, results);
   return results;
 }
 
@@ -319,26 +329,33 @@ function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
       category: 'expression',
     },
     check(ctx) {
-      const out: (Omit<Finding, 'severity'> & { severity: Finding['severity'] })[] = [];
       // A constant shared by many requests gives the same finding for each: reported (and its fixes built) once.
-      const seen = new Set<string>();
-      for (const r of validateSites(ctx)) {
-        for (const f of r.findings) {
-          if (f.id !== meta.id) continue;
-          const range = findingRange(r.op, f);
-          const key = `${range.start}:${range.end}:${f.message}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = { ruleId: f.id, severity: f.severity, message: f.message, range };
-          const fixes = fixesFor(ctx.text, r, f, () => sharedSource(ctx.sites));
-          if (fixes.length) finding.fixes = fixes;
-          if (kind === 'unusedName' || kind === 'unusedValue') finding.unnecessary = true;
-          out.push(finding);
-        }
-      }
-      return out;
+      return findingsOf(ctx, validateSites(ctx), new Set<string>());
+    },
+    site(ctx, site) {
+      return findingsOf(ctx, validateSite(site), new Set<string>());
     },
   };
+
+  function findingsOf(ctx: RuleContext, results: readonly OperationResult[], seen: Set<string>): (Omit<Finding, 'severity'> & { severity: Finding['severity'] })[] {
+    const out: (Omit<Finding, 'severity'> & { severity: Finding['severity'] })[] = [];
+    for (const r of results) {
+      for (const f of r.findings) {
+        if (f.id !== meta.id) continue;
+        const range = findingRange(r.op, f);
+        const key = `${range.start}:${range.end}:${f.message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = { ruleId: f.id, severity: f.severity, message: f.message, range };
+        // Only a finding in source outside its request asks who else uses it (that reads the other sites).
+        const fixes = fixesFor(ctx.text, r, f, () => sharedSource(ctx.sites));
+        if (fixes.length) finding.fixes = fixes;
+        if (kind === 'unusedName' || kind === 'unusedValue') finding.unnecessary = true;
+        out.push(finding);
+      }
+    }
+    return out;
+  }
 }
 
 export const expressionRules: Rule[] = EXPRESSION_FINDINGS.map(ruleFor);

@@ -76,4 +76,5 @@ export const nonIdempotentCounter: Rule = {
     category: 'counters',
   },
   check: ({ text, sites }) => sites.flatMap((s) => checkSite(text, s)),
+  site: (ctx, s) => checkSite(ctx.text, s),
 };

@@ -5,9 +5,10 @@
 import type { RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
 import { withLineBreaks } from './edit';
+import type { RuleCache } from './incremental';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
 import { SharedSource, consistentForSharers, sharedSource } from './shared';
-import type { Finding, Rule, Severity, SeveritySetting } from './types';
+import type { Finding, Rule, RuleFinding, Severity, SeveritySetting } from './types';
 import { unusedSuppression } from './unused-suppression';
 
 export interface RunConfig {
@@ -19,6 +20,13 @@ export interface RunConfig {
   log?: (message: string) => void;
   /** Table definitions of the workspace, for the key-schema rules (rules/table/). */
   tables?: TableLookup;
+  /**
+   * The document's rule cache (rules/incremental.ts): site-local rules' findings are reused for sites the extractor
+   * handed back unchanged. The language service keeps one per open document; one-shot callers (CLI, ESLint) pass none.
+   */
+  cache?: RuleCache;
+  /** When given, receives the time spent per rule id (ms), for the bench. */
+  timings?: Map<string, number>;
 }
 
 /**
@@ -84,22 +92,63 @@ function configured(rule: Rule, config: RunConfig): boolean {
  */
 export function runRuleSet(rules: readonly Rule[], text: string, languageId: string, sites: RequestSite[], config: RunConfig = {}): Finding[] {
   const log = config.log ?? ((m: string) => console.error(m));
+  const failure = (id: string, e: unknown) => log(`dynalint: rule ${id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  const timings = config.timings;
   const findings: Finding[] = [];
   const enabled = new Set<string>();
+  const active: Rule[] = [];
   for (const rule of rules) {
     if (rule.id === UNUSED_SUPPRESSION) continue;
-    const sev = resolveSeverity(rule, config);
-    if (sev === 'off') continue;
+    if (resolveSeverity(rule, config) === 'off') continue;
     enabled.add(rule.id);
-    try {
-      for (const f of rule.check({ text, sites, tables: config.tables })) {
-        const own = 'severity' in f ? f.severity : undefined;
-        const severity: Severity = configured(rule, config) ? sev : (own ?? sev);
-        findings.push({ ...f, severity });
+    active.push(rule);
+  }
+  const ctx = { text, sites, tables: config.tables };
+  // Site-local rules through the document's cache: per site, per rule, its findings (reused or computed).
+  const cache = config.cache;
+  const siteRules = cache ? active.filter((r) => r.site) : [];
+  const failed = new Map<string, unknown>();
+  const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings) : undefined;
+  const slot = new Map(siteRules.map((r, i) => [r, i]));
+  for (const rule of active) {
+    const sev = resolveSeverity(rule, config) as Severity;
+    // A rule that throws reports nothing: its findings are kept only once it is done.
+    const mine: Finding[] = [];
+    const push = (f: RuleFinding) => {
+      const own = 'severity' in f ? f.severity : undefined;
+      const severity: Severity = configured(rule, config) ? sev : (own ?? sev);
+      mine.push({ ...f, severity });
+    };
+    const k = perSite ? slot.get(rule) : undefined;
+    const t0 = timings ? performance.now() : 0;
+    if (k !== undefined) {
+      if (failed.has(rule.id)) {
+        failure(rule.id, failed.get(rule.id));
+        continue;
       }
-    } catch (e) {
-      log(`dynalint: rule ${rule.id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      try {
+        for (const list of perSite!)
+          for (const f of list[k]) {
+            if (f.unless === undefined) push(f);
+            else if (!rule.dropIf?.(ctx, f.unless)) {
+              const rest = { ...f };
+              delete rest.unless;
+              push(rest);
+            }
+          }
+        for (const f of mine) findings.push(f);
+      } catch (e) {
+        failure(rule.id, e);
+      }
+    } else {
+      try {
+        for (const f of rule.check(ctx)) push(f);
+        for (const f of mine) findings.push(f);
+      } catch (e) {
+        failure(rule.id, e);
+      }
     }
+    if (timings) timings.set(rule.id, (timings.get(rule.id) ?? 0) + performance.now() - t0);
   }
   let kept = withConsistentFixes(text, sites, dedupe(dropSuperseded(findings)));
   try {

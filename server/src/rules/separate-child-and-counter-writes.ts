@@ -7,12 +7,18 @@ const id = 'separate-child-and-counter-writes';
 
 const scopeOf = (s: RequestSite) => (s.enclosingFunction ? `${s.enclosingFunction.range.start}:${s.enclosingFunction.range.end}` : undefined);
 
-/** The counter actions of a standalone UpdateItem (empty when it is no counter update). */
+const countersOfSite = new WeakMap<RequestSite, CounterAction[]>();
+
+/** The counter actions of a standalone UpdateItem (empty when it is no counter update). Memoized per site object (contents only). */
 function counterActionsOf(site: RequestSite): CounterAction[] {
   if (site.api !== 'UpdateItem') return [];
-  const op = operations(site)[0];
-  const upd = updateOf(op.params);
-  return upd ? counterActions(op, upd) : [];
+  let out = countersOfSite.get(site);
+  if (!out) {
+    const op = operations(site)[0];
+    const upd = updateOf(op.params);
+    countersOfSite.set(site, (out = upd ? counterActions(op, upd) : []));
+  }
+  return out;
 }
 
 /** Source text of a value for comparisons, blanks removed. */
@@ -55,6 +61,21 @@ function writesCounterItem(text: string, child: RequestSite, counter: RequestSit
 
 function check(text: string, sites: RequestSite[]): (Omit<Finding, 'severity'> & { severity?: Severity })[] {
   const out: (Omit<Finding, 'severity'> & { severity?: Severity })[] = [];
+  // Child writes per enclosing function, in document order: a counter looks only at its own function's.
+  let writes: Map<string, RequestSite[]> | undefined;
+  const writesIn = (scope: string) => {
+    if (!writes) {
+      writes = new Map();
+      for (const s of sites) {
+        const at = s.api === 'PutItem' || s.api === 'DeleteItem' ? scopeOf(s) : undefined;
+        if (at === undefined) continue;
+        const list = writes.get(at);
+        if (list) list.push(s);
+        else writes.set(at, [s]);
+      }
+    }
+    return writes.get(scope) ?? [];
+  };
   for (const counter of sites) {
     const actions = counterActionsOf(counter);
     if (!actions.length) continue;
@@ -62,8 +83,8 @@ function check(text: string, sites: RequestSite[]): (Omit<Finding, 'severity'> &
     const scope = scopeOf(counter);
     if (!scope) continue;
     const counterTable = tableId(text, operations(counter)[0]);
-    const children = sites.filter((s) => {
-      if ((s.api !== 'PutItem' && s.api !== 'DeleteItem') || scopeOf(s) !== scope || exclusive(s, counter) || writesCounterItem(text, s, counter, attrs)) return false;
+    const children = writesIn(scope).filter((s) => {
+      if (exclusive(s, counter) || writesCounterItem(text, s, counter, attrs)) return false;
       // A write to another table that the counter does not count (a notification, an audit row) is no child.
       const table = tableId(text, operations(s)[0]);
       return !table || !counterTable || table === counterTable || keyedByCounter(text, s, counter);

@@ -6,10 +6,10 @@ import {
 } from './analysis';
 import { hostSyntax, rewriteString } from './edit';
 import { ActionEditor } from './fixes';
-import { DOCS_BASE, Finding, Fix, Rule, Severity } from './types';
+import { DOCS_BASE, Fix, Rule, SiteFinding } from './types';
 
 const id = 'set-without-if-not-exists';
-type Out = Omit<Finding, 'severity'> & { severity?: Severity };
+type Out = SiteFinding;
 
 /** An existing `:value` holding the number 0, to reuse instead of adding another. */
 function existingZero(op: Operation): string | undefined {
@@ -153,8 +153,12 @@ function counterItem(text: string, op: Operation, counter: string): CounterItem 
   return { table: tableId(text, op), key: k.properties.map((p) => [p.key, keyPattern(text, p.value, op.site.style)]), counter };
 }
 
-/** `seen`: findings already reported (an UpdateExpression constant shared by many requests gives one, built once). */
-function checkSite(text: string, site: RequestSite, sites: readonly RequestSite[], seen: Set<string>): Out[] {
+/**
+ * `seen`: findings already reported (an UpdateExpression constant shared by many requests gives one, built once).
+ * `created`: whether the document creates the counter's item with the counter set; without it (the cached per-site
+ * form), each finding carries its `CounterItem` as `unless`, for `dropIf` to ask the document on every run.
+ */
+function checkSite(text: string, site: RequestSite, seen?: Set<string>, created?: (c: CounterItem) => boolean): Out[] {
   const out: Out[] = [];
   for (const op of operations(site)) {
     if (op.kind !== 'Update') continue;
@@ -168,7 +172,7 @@ function checkSite(text: string, site: RequestSite, sites: readonly RequestSite[
       if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
       // The document creates the item with the counter set: it cannot be missing.
       const item = counterItem(text, op, c.key);
-      if (item && putIndex(text, sites).created(item)) continue;
+      if (item && created?.(item)) continue;
       const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
       // `c.key` is the attribute itself (`#c` resolved to `count`): name it when it differs from what is written.
       const attribute = c.key === name ? name : `${name} (${c.key})`;
@@ -181,10 +185,10 @@ function checkSite(text: string, site: RequestSite, sites: readonly RequestSite[
         : `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${attribute} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`;
       const range = spanRange(upd.node, c.action);
       const key = `${range.start}:${range.end}:${message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (seen?.has(key)) continue;
+      seen?.add(key);
       const fixes = [wrapFix(text, op, upd, c), addFix(text, op, upd, c)].filter((f): f is Fix => !!f);
-      out.push({ ruleId: id, message, range, fixes, ...(itemMustExist ? { severity: 'info' as const } : {}) });
+      out.push({ ruleId: id, message, range, fixes, ...(itemMustExist ? { severity: 'info' as const } : {}), ...(item && !created ? { unless: item } : {}) });
     }
   }
   return out;
@@ -201,6 +205,9 @@ export const setWithoutIfNotExists: Rule = {
   },
   check: ({ text, sites }) => {
     const seen = new Set<string>();
-    return sites.flatMap((s) => checkSite(text, s, sites, seen));
+    const created = (c: CounterItem) => putIndex(text, sites).created(c);
+    return sites.flatMap((s) => checkSite(text, s, seen, created));
   },
+  site: (ctx, s) => checkSite(ctx.text, s),
+  dropIf: (ctx, unless) => putIndex(ctx.text, ctx.sites).created(unless as CounterItem),
 };

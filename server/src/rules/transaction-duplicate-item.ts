@@ -52,4 +52,5 @@ export const transactionDuplicateItem: Rule = {
     category: 'transactions',
   },
   check: ({ text, sites }) => sites.flatMap((s) => checkSite(text, s)),
+  site: (ctx, s) => checkSite(ctx.text, s),
 };

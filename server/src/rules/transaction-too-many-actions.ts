@@ -30,4 +30,5 @@ export const transactionTooManyActions: Rule = {
     category: 'transactions',
   },
   check: ({ sites }) => sites.flatMap(checkSite),
+  site: (_ctx, s) => checkSite(s),
 };

@@ -54,11 +54,30 @@ export interface RuleContext {
   tables?: TableLookup;
 }
 
+/** A finding as a rule returns it: severity optional (the rule's own, kept unless configured). */
+export type RuleFinding = Omit<Finding, 'severity'> & { severity?: Severity };
+
+/**
+ * A finding of one site (`Rule.site`). `unless`: content-only data (no offsets) for the rule's `dropIf`, a
+ * document-level condition evaluated on every run (set-without-if-not-exists: "the item is created elsewhere").
+ */
+export type SiteFinding = RuleFinding & { unless?: unknown };
+
 export interface Rule {
   id: string;
   meta: RuleMeta;
   /** Produce findings (without severity resolution: use `meta.defaultSeverity` unless the rule knows better). */
-  check(ctx: RuleContext): Omit<Finding, 'severity'>[] | (Omit<Finding, 'severity'> & { severity?: Severity })[];
+  check(ctx: RuleContext): RuleFinding[];
+  /**
+   * Site-local rules: the findings of one site, read from that site (its value tree, the text under it and around its
+   * lines) and `ctx.tables` alone, in the order `check` gives them; `check` must equal their concatenation in site
+   * order once `dropIf` and duplicates (same rule, range, message) are removed. The language service caches them per
+   * site object across edits (rules/incremental.ts). Reading `ctx.sites` makes the result depend on the document: it
+   * is then recomputed on every run.
+   */
+  site?(ctx: RuleContext, site: RequestSite): SiteFinding[];
+  /** For site findings carrying `unless`: whether the document makes the finding moot (evaluated on every run). */
+  dropIf?(ctx: RuleContext, unless: unknown): boolean;
 }
 
 export const DOCS_BASE = 'https://github.com/dynalint/dynalint/blob/main/docs/rules';

@@ -225,4 +225,5 @@ export const unguardedAddInTransaction: Rule = {
     category: 'transactions',
   },
   check: ({ text, sites }) => sites.filter((s) => s.api === 'TransactWriteItems').flatMap((s) => checkSite(text, s)),
+  site: (ctx, s) => (s.api === 'TransactWriteItems' ? checkSite(ctx.text, s) : []),
 };

@@ -29,6 +29,8 @@ export interface TableLookup {
   forOperation(op: Operation): TableMatch | undefined;
   /** Every definition whose name matches a literal table name. */
   definitionOf(name: string): TableDef[];
+  /** Bumped on every change of the definitions; a lookup without it is never cached across lints (rules/incremental.ts). */
+  readonly generation?: number;
 }
 
 /** `process.env.TABLE`, `process.env["TABLE"]`, `os.environ["TABLE"]`, `os.environ.get("TABLE")`, `os.getenv("TABLE")`. */

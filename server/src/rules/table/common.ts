@@ -3,7 +3,7 @@
  * against each candidate and keeping only what every candidate agrees on (several definitions may match a name: a
  * stage pattern, one variable wired to two tables), and the message's tail naming where the table is defined.
  */
-import { AttrType, ObjectNode, Range, VNode, attrType, prop, scalarText } from '../../extract/model';
+import { AttrType, ObjectNode, Range, RequestSite, VNode, attrType, prop, scalarText } from '../../extract/model';
 import type { Operation } from '../../extract/operations';
 import { IndexDef, KeyAttr, TableDef, TableMatch, tableLabel } from '../../tables';
 import { operations } from '../analysis';
@@ -29,26 +29,31 @@ export function where(match: TableMatch): string {
  * candidate has it (same key), its message ending with where the table is defined.
  */
 export function checkOperations(ctx: RuleContext, id: string, check: (op: Operation, table: TableDef, ctx: RuleContext) => Problem[]): Omit<Finding, 'severity'>[] {
+  if (!ctx.tables) return [];
+  return ctx.sites.flatMap((site) => checkSiteOperations(ctx, site, id, check));
+}
+
+/** `checkOperations` for one site (the rules are site-local: rules/incremental.ts caches them per site). */
+export function checkSiteOperations(ctx: RuleContext, site: RequestSite, id: string, check: (op: Operation, table: TableDef, ctx: RuleContext) => Problem[]): Omit<Finding, 'severity'>[] {
   const tables = ctx.tables;
   if (!tables) return [];
   const out: Omit<Finding, 'severity'>[] = [];
-  for (const site of ctx.sites)
-    for (const op of operations(site)) {
-      const match = tables.forOperation(op);
-      if (!match) continue;
-      let agreed: Map<string, Problem> | undefined;
-      for (const t of match.tables) {
-        const mine = new Map(check(op, t, ctx).map((p) => [p.key, p]));
-        if (!agreed) agreed = mine;
-        else for (const k of [...agreed.keys()]) if (!mine.has(k)) agreed.delete(k);
-        if (!agreed.size) break;
-      }
-      for (const p of agreed?.values() ?? []) {
-        const related = [...(p.related ?? []), { range: match.range, message: `The table: ${where(match)}` }];
-        const elsewhere = match.tables.map((t) => ({ uri: t.location.uri, range: t.location.range, message: `${t.logicalId ?? match.name}: the table's definition` }));
-        out.push({ ruleId: id, message: `${p.message} — ${where(match)}`, range: p.range, related, elsewhere });
-      }
+  for (const op of operations(site)) {
+    const match = tables.forOperation(op);
+    if (!match) continue;
+    let agreed: Map<string, Problem> | undefined;
+    for (const t of match.tables) {
+      const mine = new Map(check(op, t, ctx).map((p) => [p.key, p]));
+      if (!agreed) agreed = mine;
+      else for (const k of [...agreed.keys()]) if (!mine.has(k)) agreed.delete(k);
+      if (!agreed.size) break;
     }
+    for (const p of agreed?.values() ?? []) {
+      const related = [...(p.related ?? []), { range: match.range, message: `The table: ${where(match)}` }];
+      const elsewhere = match.tables.map((t) => ({ uri: t.location.uri, range: t.location.range, message: `${t.logicalId ?? match.name}: the table's definition` }));
+      out.push({ ruleId: id, message: `${p.message} — ${where(match)}`, range: p.range, related, elsewhere });
+    }
+  }
   return out;
 }
 
@@ -57,6 +62,7 @@ export function tableRule(id: string, meta: Omit<RuleMeta, 'docs' | 'defaultSeve
     id,
     meta: { docs: `${DOCS_BASE}/${id}.md`, defaultSeverity: 'error', fixable: false, category: 'correctness', ...meta },
     check: (ctx) => checkOperations(ctx, id, check),
+    site: (ctx, site) => checkSiteOperations(ctx, site, id, check),
   };
 }
 

@@ -1,0 +1,236 @@
+/**
+ * Incremental rule results (issue 11). A document extractor hands back the same site object for a statement an edit
+ * did not touch, its offsets moved in place; the findings of site-local rules (`Rule.site`) for such a site are the
+ * ones of the last run, moved the same way. One `RuleCache` per open document keeps them per site object, with the
+ * lines they were read from (`windows`): the site's own lines, its request objects' lines and the line of every offset
+ * a finding mentions (a range in a constant, a fix's insertion point). An entry is reused only when no edit since it
+ * was computed touched one of those lines; its offsets then move as the extractor moved the site's (`o >= oldEnd`
+ * shifts by the length change: the extractor's own rule for offsets outside the edited statements). A site rule that
+ * reads `ctx.sites` (other requests: who else uses a constant) is recomputed on every run. Document-level rules
+ * (separate-child-and-counter-writes, set-without-if-not-exists's `dropIf`, suppressions) run afresh each time.
+ */
+import type { Range, RequestSite } from '../extract/model';
+import { operations } from './analysis';
+import { pythonImport } from './fixes';
+import type { Rule, RuleContext, SiteFinding, TextEdit } from './types';
+
+/** One edit between two texts: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
+export interface Span {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+/**
+ * The one span that differs between two texts: common prefix and suffix, exactly as the document extractor finds it
+ * when it is given no changes (extract/index.ts), so our offsets move as its sites did.
+ */
+export function changedSpan(oldText: string, newText: string): Span {
+  const max = Math.min(oldText.length, newText.length);
+  let start = 0;
+  while (start < max && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
+  let suffix = 0;
+  while (suffix < max - start && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
+  return { start, oldEnd: oldText.length - suffix, newEnd: newText.length - suffix };
+}
+
+/** Lines a cached result was read from: offsets of the first line's start and the last line's end (inclusive). */
+interface Window {
+  start: number;
+  end: number;
+}
+
+interface SiteEntry {
+  /** Per site rule of the run (same order as `RuleCache.rules`), the site's findings in current offsets. */
+  findings: SiteFinding[][];
+  windows: Window[];
+}
+
+const NONE: SiteFinding[] = [];
+
+/** What the last run did, for tests and the bench. */
+export interface RuleCacheStats {
+  /** Sites whose findings were computed / reused from the previous run. */
+  computed: number;
+  reused: number;
+  /** Computed sites not kept (they read other sites, or a rule failed). */
+  volatile: number;
+}
+
+export class RuleCache {
+  private key: string | undefined;
+  private entries = new Map<RequestSite, SiteEntry>();
+  private spans: Span[] = [];
+  readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0 };
+
+  /**
+   * The document's text went from `oldText` to `newText` (every text its extractor saw, linted or not), or was
+   * extracted afresh (`oldText` undefined: nothing cached survives).
+   */
+  edited(oldText: string | undefined, newText: string): void {
+    if (oldText === undefined) this.clear();
+    else if (oldText !== newText) this.spans.push(changedSpan(oldText, newText));
+  }
+
+  clear(): void {
+    this.entries = new Map();
+    this.spans = [];
+    this.key = undefined;
+  }
+
+  /** Sites with cached results (for `dynalint/stats` and tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Per site, per rule of `rules` (all site rules), its findings: reused where the cache allows, computed otherwise.
+   * `failed` receives the ids of rules that threw (their findings are then dropped by the caller, as when `check`
+   * throws); `timings` (optional) accumulates ms per rule id.
+   */
+  results(
+    rules: readonly Rule[],
+    ctx: RuleContext & { languageId: string },
+    failed: Map<string, unknown>,
+    timings?: Map<string, number>,
+  ): SiteFinding[][][] {
+    const { text, sites } = ctx;
+    const key = documentKey(rules, ctx);
+    if (key === undefined || key !== this.key) {
+      this.entries = new Map();
+      this.key = key;
+    }
+    const spans = this.spans;
+    this.spans = [];
+    const stats = this.stats;
+    stats.computed = stats.reused = stats.volatile = 0;
+    const next = new Map<RequestSite, SiteEntry>();
+    const out: SiteFinding[][][] = new Array<SiteFinding[][]>(sites.length);
+    for (let i = 0; i < sites.length; i++) {
+      const site = sites[i];
+      const old = this.entries.get(site);
+      if (old && key !== undefined && moved(old, spans)) {
+        stats.reused++;
+        next.set(site, old);
+        out[i] = old.findings;
+        continue;
+      }
+      let volatile = key === undefined;
+      const siteCtx: RuleContext = {
+        text,
+        tables: ctx.tables,
+        options: ctx.options,
+        get sites() {
+          volatile = true;
+          return sites;
+        },
+      };
+      const findings = rules.map((rule) => {
+        const t0 = timings ? performance.now() : 0;
+        try {
+          const found = rule.site!(siteCtx, site);
+          // Copied: a rule may hand out a node's own Range object, which the extractor moves in place on the next edit.
+          return found.length ? found.map(snapshot) : NONE;
+        } catch (e) {
+          if (!failed.has(rule.id)) failed.set(rule.id, e);
+          volatile = true;
+          return NONE;
+        } finally {
+          if (timings) timings.set(rule.id, (timings.get(rule.id) ?? 0) + performance.now() - t0);
+        }
+      });
+      stats.computed++;
+      if (volatile) stats.volatile++;
+      else next.set(site, { findings, windows: windowsOf(text, site, findings) });
+      out[i] = findings;
+    }
+    this.entries = next;
+    return out;
+  }
+}
+
+/**
+ * What every cached result depends on besides its site: the rules run, the table definitions' generation and, in
+ * Python, how `Decimal` is imported (a fix writing a number names it, or adds the import after the last import line).
+ * Undefined: nothing may be cached (a table lookup without a generation).
+ */
+function documentKey(rules: readonly Rule[], ctx: RuleContext & { languageId: string }): string | undefined {
+  const tables = ctx.tables;
+  if (tables && tables.generation === undefined) return undefined;
+  let key = `${ctx.languageId}\u0000${tables ? tables.generation : -1}\u0000${rules.map((r) => r.id).join(',')}`;
+  if (ctx.languageId === 'python') {
+    const t = ctx.text;
+    const from = /^\s*from\s+decimal\s+import\s+[^\n]*\bDecimal\b/m.test(t);
+    const plain = /^\s*import\s+decimal\b/m.test(t);
+    const at = pythonImport(t, '').range.start;
+    key += `\u0000${from}${plain}${at}`;
+  }
+  return key;
+}
+
+/**
+ * Move a cached entry through the edits since its run: false when one touched its lines (then it is recomputed).
+ * Its findings are replaced by moved copies (the previous run's objects, handed out already, are never changed).
+ */
+function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
+  for (const span of spans) {
+    const diff = span.newEnd - span.oldEnd;
+    let after = false;
+    for (const w of entry.windows) {
+      if (span.start <= w.end && span.oldEnd >= w.start) return false;
+      if (w.start >= span.oldEnd) after = true;
+    }
+    if (diff === 0 || !after) continue;
+    for (const w of entry.windows) {
+      if (w.start >= span.oldEnd) {
+        w.start += diff;
+        w.end += diff;
+      }
+    }
+    entry.findings = entry.findings.map((list) => (list.length ? list.map((f) => shiftFinding(f, span.oldEnd, diff)) : list));
+  }
+  return true;
+}
+
+/** A finding with ranges of its own (shared with nothing the extractor moves). */
+function snapshot(f: SiteFinding): SiteFinding {
+  const r = (x: Range): Range => ({ start: x.start, end: x.end });
+  const out: SiteFinding = { ...f, range: r(f.range) };
+  if (f.related) out.related = f.related.map((x) => ({ ...x, range: r(x.range) }));
+  if (f.fixes) out.fixes = f.fixes.map((x) => ({ ...x, edits: x.edits.map((e: TextEdit) => ({ ...e, range: r(e.range) })) }));
+  return out;
+}
+
+function shiftFinding(f: SiteFinding, from: number, diff: number): SiteFinding {
+  const r = (x: Range): Range => (x.start >= from || x.end >= from ? { start: x.start >= from ? x.start + diff : x.start, end: x.end >= from ? x.end + diff : x.end } : x);
+  const out: SiteFinding = { ...f, range: r(f.range) };
+  if (f.related) out.related = f.related.map((x) => ({ ...x, range: r(x.range) }));
+  if (f.fixes) out.fixes = f.fixes.map((x) => ({ ...x, edits: x.edits.map((e: TextEdit) => ({ ...e, range: r(e.range) })) }));
+  return out;
+}
+
+/** The lines a site's findings were read from (see the file comment). */
+function windowsOf(text: string, site: RequestSite, findings: SiteFinding[][]): Window[] {
+  const base: Range[] = [site.range];
+  for (const op of operations(site)) if (!base.some((b) => b.start <= op.params.range.start && op.params.range.end <= b.end)) base.push(op.params.range);
+  const ranges = [...base];
+  const inBase = (o: number) => base.some((b) => b.start <= o && o <= b.end);
+  const point = (o: number) => {
+    if (!inBase(o)) ranges.push({ start: o, end: o });
+  };
+  const add = (x: Range) => {
+    point(x.start);
+    point(x.end);
+  };
+  for (const list of findings)
+    for (const f of list) {
+      add(f.range);
+      for (const x of f.related ?? []) add(x.range);
+      for (const fix of f.fixes ?? []) for (const e of fix.edits) add(e.range);
+    }
+  return ranges.map((x) => {
+    const start = x.start > 0 ? text.lastIndexOf('\n', x.start - 1) + 1 : 0;
+    const nl = text.indexOf('\n', x.end);
+    return { start, end: nl < 0 ? text.length : nl };
+  });
+}

@@ -1,0 +1,295 @@
+/**
+ * Incremental rule results (rules/incremental.ts), as a property: the language service lints successive versions of a
+ * document (its extractor re-extracts only the statements an edit touched, its rule cache reuses the findings of the
+ * sites it handed back), and after every random edit the findings (rules, messages, ranges, related ranges, fixes)
+ * must equal a fresh lint of the same text: a full extraction and every rule run without a cache. TypeScript, Python
+ * and JSON; templates with findings of site rules, of rules comparing sites (separate-child-and-counter-writes,
+ * set-without-if-not-exists with and without the Put that creates the item), constants shared by several requests,
+ * suppression comments (used, unused, unknown), the key-schema rules against an in-memory table index and fixes that
+ * add a Python import. Also: the cache really is used (most sites reused after an edit inside one statement).
+ */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { extract, initParsers } from '../../../server/src/extract';
+import { DEFAULT_SETTINGS, type DynalintSettings } from '../../../server/src/protocol/settings';
+import { runRules } from '../../../server/src/rules';
+import type { Finding } from '../../../server/src/rules/types';
+import { DynalintService } from '../../../server/src/service';
+import { TableIndex } from '../../../server/src/tables';
+import { extractTables } from '../../../server/src/tables/extract';
+import { fcParameters } from '../../support/fc';
+import { tsFile } from '../../../scripts/bench/extract';
+
+interface Shape {
+  languageId: string;
+  template: string;
+  statements: string[];
+  strings: string[];
+}
+
+const TS: Shape = {
+  languageId: 'typescript',
+  template: `import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, PutCommand, DeleteCommand, TransactWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+const client = new DynamoDBClient({});
+const doc = DynamoDBDocumentClient.from(client);
+const TABLE = 'likes';
+const INCREMENT = 'SET #c = #c + :one';
+const RESERVED = 'SET status = :s';
+
+export async function like(postId: string, userId: string) {
+  §S
+  await doc.send(new PutCommand({ TableName: TABLE, Item: { PK: \`POST#\${postId}\`, SK: \`LIKE#\${userId}\` } }));
+  await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: \`POST#\${postId}\`, SK: 'META' }, UpdateExpression: 'SET likes = likes + :one§Q', ExpressionAttributeValues: { ':one': 1 } }));
+}
+
+export const handler = async (event) => {
+  §S
+  // dynalint-disable-next-line reserved-word
+  await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: event.id, SK: 'META' }, UpdateExpression: 'SET name = :n§Q', ExpressionAttributeValues: { ':n': 1, ':unused': 2 } }));
+  await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: event.id }, UpdateExpression: RESERVED, ExpressionAttributeValues: { ':s': 'x' } }));
+  §S
+};
+
+class Repo {
+  async save(id) {
+    §S
+    await client.send(new UpdateItemCommand({
+      TableName: TABLE,
+      Key: { PK: { S: id }, SK: { S: 'M' } },
+      UpdateExpression: INCREMENT,
+      ExpressionAttributeNames: { '#c': 'count' },
+      ExpressionAttributeValues: { ':one': { S: '1§Q' } },
+    }));
+    await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: id, SK: 'X' }, UpdateExpression: RESERVED, ExpressionAttributeValues: { ':s': 'y' } }));
+  }
+}
+
+module.exports = {
+  async create(id) {
+    §S
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { PK: id, SK: 'META', likes: 0 } }));
+    await doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: TABLE, Item: { PK: id, SK: 'C#1' } } }, { Update: { TableName: TABLE, Key: { PK: id, SK: 'META' }, UpdateExpression: 'ADD likes :one§Q', ExpressionAttributeValues: { ':one': 1 } } }] }));
+  },
+};
+// dynalint-disable-next-line set-without-if-not-exists
+const unusedHere = 1; // dynalint-disable-line unknown-rule-id
+`,
+  statements: [
+    "await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: 'a', SK: 'META' }, UpdateExpression: 'SET views = views + :one', ExpressionAttributeValues: { ':one': 1 } }));",
+    "await doc.send(new PutCommand({ TableName: TABLE, Item: { PK: 'a', SK: 'META', views: 0, likes: 1 } }));",
+    "await doc.send(new DeleteCommand({ TableName: TABLE, Key: { PK: 'a', SK: 'C' } }));",
+    '// dynalint-disable-next-line reserved-word',
+    "await doc.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'SK = :s', ExpressionAttributeValues: { ':s': 'x' } }));",
+    "await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: 'b', SK: 'S' }, UpdateExpression: RESERVED, ExpressionAttributeValues: { ':s': 'z' } }));",
+    'const t = 1;',
+  ],
+  strings: [' x', ', size = :z', ' + ', '#', 'ADD', ' :', ' = count'],
+};
+
+const PY: Shape = {
+  languageId: 'python',
+  template: `import boto3
+
+client = boto3.client("dynamodb")
+table = boto3.resource("dynamodb").Table("likes")
+TABLE = "likes"
+RESERVED = "SET status = :s"
+
+
+def helper(pid):
+    §S
+    client.update_item(TableName=TABLE, Key={"PK": {"S": pid}, "SK": {"S": "M"}}, UpdateExpression="SET a = a + :a§Q", ExpressionAttributeValues={":a": {"N": "1"}})
+
+
+def handler(event, context):
+    §S
+    table.update_item(Key={"PK": event, "SK": "M"}, UpdateExpression="ADD n :v§Q", ExpressionAttributeValues={":v": "1.5"})
+    table.update_item(Key={"PK": event, "SK": "N"}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "x"})
+    # dynalint-disable-next-line reserved-word
+    table.update_item(Key={"PK": event, "SK": "O"}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "y"})
+    §S
+    return None
+`,
+  statements: [
+    'table.put_item(Item={"PK": "a", "SK": "M", "a": 0})',
+    'table.update_item(Key={"PK": "a", "SK": "M"}, UpdateExpression="SET b = b + :b", ExpressionAttributeValues={":b": "2.5"})',
+    'table.delete_item(Key={"PK": "a", "SK": "C"})',
+    'from decimal import Decimal',
+    '# dynalint-disable-next-line add-on-non-number',
+    'x = 1',
+  ],
+  strings: [' x', ', size = :z', '#', 'ADD', ' :'],
+};
+
+const JSON_ARRAY: Shape = {
+  languageId: 'json',
+  template: `[
+  {§S "TableName": "likes", "Key": {"PK": {"S": "1"}}, "UpdateExpression": "SET a = a + :a§Q", "ExpressionAttributeValues": {":a": {"S": "1"}}},
+  {"note": "not a request§Q", "nested": {§S "TableName": "likes", "KeyConditionExpression": "SK = :p§Q", "ExpressionAttributeValues": {":p": {"S": "x"}}}},
+  {§S "TableName": "likes", "Item": {"PK": {"S": "2"}, "SK": {"S": "M"}}, "ConditionExpression": "attribute_not_exists(name)§Q"}
+]
+`,
+  statements: ['"x": 1,', '"ReturnValues": "ALL_NEW",', '"Key": {"PK": {"S": "k"}},', '"ExpressionAttributeNames": {"#u": "u"},'],
+  strings: [' x', ', #y = :y', '#', 'é', '\\n', ' size'],
+};
+
+const TABLES = `Resources:
+  Likes:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: likes
+      AttributeDefinitions:
+        - {AttributeName: PK, AttributeType: S}
+        - {AttributeName: SK, AttributeType: S}
+      KeySchema: [{AttributeName: PK, KeyType: HASH}, {AttributeName: SK, KeyType: RANGE}]
+`;
+
+/** Every rule on (non-idempotent-counter is off by default). */
+const SETTINGS: DynalintSettings = { ...DEFAULT_SETTINGS, rules: { 'non-idempotent-counter': 'info' } };
+
+interface Point {
+  at: number;
+  kind: 'S' | 'Q';
+  indent: string;
+}
+
+function prepare(template: string): { text: string; points: Point[] } {
+  let text = '';
+  const points: Point[] = [];
+  const parts = template.split(/§([SQ])/);
+  for (let i = 0; i < parts.length; i++) {
+    if (i % 2 === 0) {
+      text += parts[i];
+      continue;
+    }
+    const line = text.slice(text.lastIndexOf('\n') + 1);
+    points.push({ at: text.length, kind: parts[i] as 'S' | 'Q', indent: /^\s*/.exec(line)![0] });
+  }
+  return { text, points };
+}
+
+interface Change {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Findings as plain data, for a readable deep comparison. */
+const plain = (fs: Finding[]) => JSON.parse(JSON.stringify(fs)) as unknown;
+
+/** Lint `texts` one after another through one service (incremental) and compare each with a fresh lint. */
+function lintsEqualFresh(shape: Shape, index: TableIndex, texts: Iterable<{ text: string; what: string }>, totals?: { reused: number; computed: number }): void {
+  const service = new DynalintService();
+  service.tables = index;
+  const uri = `file:///w/doc.${shape.languageId === 'python' ? 'py' : shape.languageId === 'json' ? 'json' : 'ts'}`;
+  let version = 0;
+  for (const { text, what } of texts) {
+    const got = service.analyze(TextDocument.create(uri, shape.languageId, ++version, text), SETTINGS);
+    const fresh = extract(text, shape.languageId, { maxFileSize: SETTINGS.maxFileSize });
+    const want = fresh.skipped ? [] : runRules(text, shape.languageId, fresh.sites, { settingsRules: SETTINGS.rules, tables: index });
+    assert.deepEqual(plain(got.findings), plain(want), `${what}\n--- text ---\n${text}`);
+    const stats = service.ruleCacheStats(uri);
+    if (totals && stats && version > 1) {
+      totals.reused += stats.reused;
+      totals.computed += stats.computed;
+    }
+  }
+}
+
+function* statementEdits(shape: Shape, steps: { point: number; piece: number; del: number }[]): Generator<{ text: string; what: string }> {
+  let { text, points } = prepare(shape.template);
+  yield { text, what: 'the template' };
+  for (const [i, step] of steps.entries()) {
+    const p = points[step.point % points.length];
+    let change: Change;
+    if (p.kind === 'Q' && step.del > 0 && text[p.at - step.del - 1] !== '\\') change = { start: p.at - step.del, end: p.at, text: '' };
+    else if (p.kind === 'Q') change = { start: p.at, end: p.at, text: shape.strings[step.piece % shape.strings.length] };
+    else {
+      const stmt = shape.statements[step.piece % shape.statements.length];
+      change = { start: p.at, end: p.at, text: shape.languageId === 'json' ? stmt + ' ' : `${stmt}\n${p.indent}` };
+    }
+    text = text.slice(0, change.start) + change.text + text.slice(change.end);
+    const diff = change.text.length - (change.end - change.start);
+    points = points.map((q) => (q.at > change.start || (q === p && q.kind === 'Q') ? { ...q, at: q.at + diff } : q));
+    yield { text, what: `after edit ${i}: ${JSON.stringify(change)}` };
+  }
+}
+
+function* anyEdits(shape: Shape, steps: { at: number; del: number; piece: number; insert: boolean }[]): Generator<{ text: string; what: string }> {
+  const pieces = ['x', '\n', '(', ')', "'", '"', '{', '}', ';', ',', ' ', '// dynalint-disable-next-line reserved-word\n', '#', 'TABLE', 'status'];
+  let { text } = prepare(shape.template);
+  yield { text, what: 'the template' };
+  for (const [i, step] of steps.entries()) {
+    const start = step.at % (text.length + 1);
+    const change: Change = { start, end: Math.min(text.length, start + step.del), text: step.insert ? pieces[step.piece % pieces.length] : '' };
+    text = text.slice(0, change.start) + change.text + text.slice(change.end);
+    yield { text, what: `after edit ${i}: ${JSON.stringify(change)}` };
+  }
+}
+
+const statementSteps = fc.array(fc.record({ point: fc.nat(), piece: fc.nat(), del: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 15 });
+const anySteps = fc.array(fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), piece: fc.nat(), insert: fc.boolean() }), { minLength: 1, maxLength: 12 });
+
+describe('rules: incremental lint (service, successive versions) equals a fresh lint', () => {
+  let index: TableIndex;
+  before(async () => {
+    await initParsers();
+    index = TableIndex.from([extractTables('file:///w/template.yaml', 'template.yaml', TABLES, 'yaml')]);
+  });
+
+  for (const shape of [TS, PY, JSON_ARRAY]) {
+    it(`${shape.languageId}: edits inside statements and strings`, () => {
+      const totals = { reused: 0, computed: 0 };
+      fc.assert(
+        fc.property(statementSteps, (steps) => lintsEqualFresh(shape, index, statementEdits(shape, steps), totals)),
+        fcParameters({ numRuns: 25 }),
+      );
+      // Sites handed back untouched by an edit inside one statement have their findings reused.
+      assert.ok(totals.reused > 0, `reused ${totals.reused}, computed ${totals.computed}`);
+    });
+
+    it(`${shape.languageId}: edits anywhere (also breaking the syntax)`, () => {
+      fc.assert(
+        fc.property(anySteps, (steps) => lintsEqualFresh(shape, index, anyEdits(shape, steps))),
+        fcParameters({ numRuns: 25 }),
+      );
+    });
+  }
+
+  it('an edit inside one function of a large file recomputes only that function\'s sites', () => {
+    const text = tsFile(2000);
+    const service = new DynalintService();
+    const uri = 'file:///w/big.ts';
+    const first = service.analyze(TextDocument.create(uri, 'typescript', 1, text), SETTINGS);
+    const at = text.indexOf("'ADD likes :one'", text.length >> 1) + 4;
+    const edited = text.slice(0, at) + ' ' + text.slice(at);
+    const got = service.analyze(TextDocument.create(uri, 'typescript', 2, edited), SETTINGS);
+    assert.deepEqual(plain(got.findings), plain(runRules(edited, 'typescript', extract(edited, 'typescript').sites, { settingsRules: SETTINGS.rules })));
+    const stats = service.ruleCacheStats(uri)!;
+    // tsFile's functions hold four requests each: the edited one's are re-extracted, every other site is reused.
+    assert.ok(stats.computed <= 4, JSON.stringify(stats));
+    assert.equal(stats.reused, first.sites.length - stats.computed, JSON.stringify(stats));
+    assert.equal(stats.volatile, 0);
+  });
+
+  it('a change of the table definitions, of the settings or a CRLF document relints what the cache held', () => {
+    const service = new DynalintService();
+    const idx = TableIndex.from([extractTables('file:///w/template.yaml', 'template.yaml', TABLES, 'yaml')]);
+    service.tables = idx;
+    const { text } = prepare(TS.template);
+    const uri = 'file:///w/a.ts';
+    const fresh = (t: string, settings: DynalintSettings) => plain(runRules(t, 'typescript', extract(t, 'typescript').sites, { settingsRules: settings.rules, tables: idx }));
+    let v = 0;
+    const lint = (t: string, settings = SETTINGS) => plain(service.analyze(TextDocument.create(uri, 'typescript', ++v, t), settings).findings);
+    assert.deepEqual(lint(text), fresh(text, SETTINGS));
+    idx.removeFile('file:///w/template.yaml');
+    assert.deepEqual(lint(text), fresh(text, SETTINGS));
+    const off: DynalintSettings = { ...SETTINGS, rules: { 'reserved-word': 'off', 'set-without-if-not-exists': 'error' } };
+    assert.deepEqual(lint(text, off), fresh(text, off));
+    const crlf = text.replace(/\n/g, '\r\n');
+    assert.deepEqual(lint(crlf), fresh(crlf, SETTINGS));
+    assert.deepEqual(lint(text), fresh(text, SETTINGS));
+  });
+});
