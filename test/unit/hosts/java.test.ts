@@ -1,0 +1,106 @@
+/**
+ * The Java host (server/src/extract/java.ts): SDK 2.x builders onto the value model, exact ranges through escapes and
+ * text blocks, fields and locals, Map.of / ofEntries / HashMap puts, the Enhanced Client's Expression; the mission rules
+ * fire as in TS with builder-call fixes that tree-sitter-java parses.
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureParser, extract, prop } from '../../../server/src/extract';
+import type { StringNode } from '../../../server/src/extract/model';
+import { stringRange } from '../../../server/src/extract/model';
+import { treeParser } from '../../../server/src/extract/treehost';
+import { runRules } from '../../../server/src/rules';
+import { applyEdits } from '../../../server/src/rules/edit';
+
+const lint = (text: string) => {
+  const sites = extract(text, 'java').sites;
+  return { sites, findings: runRules(text, 'java', sites) };
+};
+const parsesClean = (text: string) => {
+  const tree = treeParser('java')!.parse(text)!;
+  try {
+    return !tree.rootNode.hasError;
+  } finally {
+    tree.delete();
+  }
+};
+const wrap = (body: string) => `package x;\n\nimport java.util.*;\nimport software.amazon.awssdk.services.dynamodb.model.*;\n\npublic class Repo {\n    private static final String TABLE = "Social";\n\n    void f(DynamoDbClient ddb, String id) {\n${body}\n    }\n}\n`;
+
+describe('java host', () => {
+  before(() => ensureParser('java'));
+
+  it('reads an UpdateItemRequest builder with a field constant, escapes and a text block at exact ranges', () => {
+    const text = wrap(`        ddb.updateItem(UpdateItemRequest.builder()
+                .tableName(TABLE)
+                .key(Map.of("PK", AttributeValue.builder().s(id).build()))
+                .updateExpression("SET #n = :n, \\u0063 = :n")
+                .conditionExpression("""
+                    attribute_exists(PK) \\
+                    AND #n <> :n
+                    """)
+                .expressionAttributeNames(Map.ofEntries(Map.entry("#n", "name")))
+                .expressionAttributeValues(Map.of(":n", AttributeValue.fromN("1")))
+                .build());`);
+    const [s] = extract(text, 'java').sites;
+    assert.equal(s.api, 'UpdateItem');
+    assert.equal(s.style, 'low-level');
+    assert.equal(s.enclosingFunction?.name, 'f');
+    assert.equal((prop(s.params, 'TableName') as StringNode).value, 'Social');
+    const u = prop(s.params, 'UpdateExpression') as StringNode;
+    assert.equal(u.value, 'SET #n = :n, c = :n');
+    const r = stringRange(u, 13, 14);
+    assert.equal(text.slice(r.start, r.end), '\\u0063');
+    const c = prop(s.params, 'ConditionExpression') as StringNode;
+    assert.equal(c.value, 'attribute_exists(PK) AND #n <> :n\n');
+    const and = stringRange(c, c.value.indexOf('AND'), c.value.indexOf('AND') + 3);
+    assert.equal(text.slice(and.start, and.end), 'AND');
+    assert.equal((prop(prop(s.params, 'ExpressionAttributeNames'), '#n') as StringNode).value, 'name');
+    const av = prop(prop(s.params, 'ExpressionAttributeValues'), ':n');
+    assert.equal(av?.kind === 'object' && av.properties[0].key, 'N');
+    assert.deepEqual(lint(text).findings.map((f) => f.ruleId), []);
+  });
+
+  it('mission rules fire with builder-call fixes that parse', () => {
+    const text = readFileSync(join(__dirname, 'fixtures', 'Likes.java'), 'utf8');
+    const { findings } = lint(text);
+    const ids = findings.map((f) => `${f.ruleId} ${text.slice(f.range.start, f.range.end)}`);
+    assert.ok(ids.includes('unguarded-add-in-transaction put'), ids.join('\n'));
+    assert.ok(ids.includes('add-on-non-number :inc'), ids.join('\n'));
+    assert.ok(ids.some((i) => i.startsWith('set-without-if-not-exists')), ids.join('\n'));
+    for (const f of findings)
+      for (const fix of f.fixes ?? []) assert.ok(parsesClean(applyEdits(text, fix.edits)), `${f.ruleId}: ${fix.title}`);
+    const guard = findings.find((f) => f.ruleId === 'unguarded-add-in-transaction')!.fixes![0];
+    const fixed = applyEdits(text, guard.edits);
+    assert.ok(fixed.includes('.conditionExpression("attribute_not_exists(SK)")'), fixed);
+    assert.ok(!lint(fixed).findings.some((f) => f.ruleId === 'unguarded-add-in-transaction'));
+    const num = findings.find((f) => f.ruleId === 'add-on-non-number')!.fixes![0];
+    assert.ok(applyEdits(text, num.edits).includes('AttributeValue.builder().n("1").build()'));
+  });
+
+  it('HashMap puts are entries; a conditional put makes the map incomplete; no fix inserts into it', () => {
+    const text = wrap(`        Map<String, AttributeValue> v = new HashMap<>();
+        v.put(":a", AttributeValue.fromS("x"));
+        if (id != null) v.put(":b", AttributeValue.fromS(id));
+        ddb.updateItem(UpdateItemRequest.builder().tableName(TABLE).key(Map.of("PK", AttributeValue.fromS(id)))
+                .updateExpression("SET #a = :a, b = :b").expressionAttributeValues(v).build());`);
+    const { sites, findings } = lint(text);
+    const vals = prop(sites[0].params, 'ExpressionAttributeValues');
+    assert.equal(vals?.kind, 'object');
+    assert.equal(vals?.kind === 'object' && vals.complete, false);
+    assert.deepEqual(vals?.kind === 'object' && vals.properties.map((p) => p.key), [':a', ':b']);
+    for (const f of findings) for (const fix of f.fixes ?? []) assert.ok(parsesClean(applyEdits(text, fix.edits)), fix.title);
+  });
+
+  it('Enhanced Client: the Expression of a PutItemEnhancedRequest is the condition (incomplete request)', () => {
+    const text = wrap(`        Expression cond = Expression.builder().expression("attribute_not_exists(#pk) AND size > :v")
+                .putExpressionName("#pk", "pk").putExpressionValue(":v", AttributeValue.fromN("1")).build();
+        table.putItem(PutItemEnhancedRequest.builder(Item.class).item(item).conditionExpression(cond).build());`);
+    const { sites, findings } = lint(text);
+    assert.equal(sites.length, 1);
+    assert.equal(sites[0].api, 'PutItem');
+    assert.equal(sites[0].params.complete, false);
+    assert.equal((prop(sites[0].params, 'ConditionExpression') as StringNode).value, 'attribute_not_exists(#pk) AND size > :v');
+    assert.ok(findings.some((f) => f.ruleId === 'reserved-word'), findings.map((f) => f.ruleId).join());
+  });
+});

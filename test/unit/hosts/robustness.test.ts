@@ -1,0 +1,107 @@
+/**
+ * Go and Java hosts under bad input and editing: random edits through the incremental extractor equal a fresh
+ * extraction (while the text parses cleanly, as for Python: tree-sitter's recovery of broken code may differ between
+ * incremental and fresh parses); cut, huge, deeply nested and binary files never throw.
+ */
+import { strict as assert } from 'node:assert';
+import { createDocumentExtractor, ensureParser, extract } from '../../../server/src/extract';
+import { treeParser } from '../../../server/src/extract/treehost';
+import { goFile, javaFile } from './generate';
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const strip = (x: unknown) => JSON.parse(JSON.stringify(x));
+
+for (const [lang, make] of [['go', goFile], ['java', javaFile]] as const) {
+  describe(`${lang} host: robustness and incremental extraction`, () => {
+    before(() => ensureParser(lang));
+    const clean = (text: string) => {
+      const t = treeParser(lang)!.parse(text)!;
+      const ok = !t.rootNode.hasError;
+      t.delete();
+      return ok;
+    };
+
+    it('random edits: the incremental result equals a fresh extraction', () => {
+      const rand = rng(lang === 'go' ? 15 : 16);
+      let text = make(120);
+      const doc = createDocumentExtractor(lang);
+      doc.update(text);
+      const snippets = [' ', '\n', 'x', '"', ':one', ' AND ', ')', '{', '// c\n', 'ADD n :v'];
+      let compared = 0;
+      for (let i = 0; i < 150; i++) {
+        const start = Math.floor(rand() * text.length);
+        const del = rand() < 0.5 ? Math.floor(rand() * 6) : 0;
+        const ins = rand() < 0.8 ? snippets[Math.floor(rand() * snippets.length)] : '';
+        const next = text.slice(0, start) + ins + text.slice(start + del);
+        const got = doc.update(next, [{ start, end: start + del, text: ins }]);
+        if (clean(next)) {
+          compared++;
+          assert.deepEqual(strip(got.sites), strip(extract(next, lang).sites), `edit ${i} at ${start}`);
+        }
+        // Half the time the edit is undone (back to a text that parses), else kept when it still parses.
+        if (rand() < 0.5 || !clean(next)) {
+          const back = doc.update(text, [{ start, end: start + ins.length, text: text.slice(start, start + del) }]);
+          compared++;
+          assert.deepEqual(strip(back.sites), strip(extract(text, lang).sites), `undo ${i} at ${start}`);
+        } else text = next;
+      }
+      assert.ok(doc.stats.incremental > 100);
+      assert.ok(compared > 20, `only ${compared} clean states compared`);
+      doc.dispose();
+    });
+
+    it('typing a file in chunks ends in the fresh extraction', () => {
+      const full = make(200);
+      const doc = createDocumentExtractor(lang);
+      let text = '';
+      for (let at = 0; at < full.length; at += 97) {
+        const next = full.slice(0, at + 97);
+        doc.update(next, [{ start: text.length, end: text.length, text: next.slice(text.length) }]);
+        text = next;
+      }
+      assert.deepEqual(strip(doc.update(full).sites), strip(extract(full, lang).sites));
+      doc.dispose();
+    });
+
+    it('malformed: every cut point and deleted spans never throw; complete requests before a cut are found', () => {
+      const text = make(120);
+      const rand = rng(7);
+      const all = extract(text, lang).sites;
+      for (let i = 0; i < 60; i++) {
+        const cut = Math.floor(rand() * text.length);
+        const part = extract(text.slice(0, cut), lang).sites;
+        const before = all.filter((s) => s.range.end < cut - 200).length;
+        assert.ok(part.length >= before - 2, `cut at ${cut}: ${part.length} < ${before}`);
+        const a = Math.floor(rand() * text.length);
+        extract(text.slice(0, a) + text.slice(a + Math.floor(rand() * 300)), lang);
+      }
+    });
+
+    it('huge (50,000 lines) and deeply nested (10,000 levels) files are read without throwing', () => {
+      const huge = make(50_000);
+      const res = extract(huge, lang, { maxFileSize: 10 * 1024 * 1024 });
+      assert.ok(res.sites.length > 1000);
+      const deep = lang === 'go'
+        ? `package x\nfunc f() {\n\t_ = &dynamodb.UpdateItemInput{TableName: aws.String("T"), Key: ${'map[string]types.AttributeValue{"a": &types.AttributeValueMemberM{Value: '.repeat(3000)}nil${'}}'.repeat(3000)}}\n\tx := ${'('.repeat(10_000)}1${')'.repeat(10_000)}\n}\n`
+        : `class A { void f() { var x = ${'('.repeat(10_000)}1${')'.repeat(10_000)}; c.updateItem(UpdateItemRequest.builder().tableName("T").key(${'Map.of("a", AttributeValue.fromM('.repeat(3000)}null${'))'.repeat(3000)}).build()); } }\n`;
+      const d = extract(deep, lang);
+      assert.ok(d.sites.length <= 1);
+    });
+
+    it('binary (NUL bytes) is skipped with a reason', () => {
+      const res = extract('\0\0\0TableName\0', lang);
+      assert.deepEqual(res.sites, []);
+      assert.match(res.skipped ?? '', /binary/);
+    });
+  });
+}
