@@ -167,6 +167,21 @@ export interface RequestSite {
    * of the `if` from the function's start. Two calls in different arms of one `if` never both run. See `exclusive`.
    */
   branch?: string;
+  /**
+   * One of several requests the call may send (data flow: a name assigned in the arms of an `if`/`switch`/ternary, a
+   * conditional spread): `index` of `count` alternatives, each its own site with the same `range`. In a function, each
+   * alternative also gets its own arm in `branch` (`/a<offset>:<index>`), so `exclusive` holds between them.
+   */
+  alternative?: { index: number; count: number };
+  /**
+   * A request sent through a helper of the same file: the call of the helper (`this.putFollows(follow)`), whose
+   * `range`/`nameRange`/`enclosingFunction`/`branch` are the call's, with the helper's request (`from`: the range of the
+   * request inside the helper; `params` is a copy of the helper site's, same ranges, so findings on it dedupe).
+   * `wrapper`: the method is not in the file
+   * and the request was read from its arguments by name (`this.putItem(item)`, `self.update_item(update_expression=…)`):
+   * entries cannot be added to such params.
+   */
+  forwarded?: { from?: Range; wrapper?: string };
 }
 
 /**

@@ -50,6 +50,18 @@ interface Member {
 
 const SELF = new Set(['self', 'cls']);
 
+/** Repository helpers named like a boto3 write (`self.update_item(...)`), and the request they send. */
+const WRAPPERS: Record<string, Api> = { put_item: 'PutItem', update_item: 'UpdateItem', delete_item: 'DeleteItem' };
+/** snake_case keywords of such helpers that name a DynamoDB parameter. */
+const SNAKE_FIELDS: Record<string, string> = {
+  key: 'Key',
+  item: 'Item',
+  update_expression: 'UpdateExpression',
+  condition_expression: 'ConditionExpression',
+  expression_attribute_values: 'ExpressionAttributeValues',
+  expression_attribute_names: 'ExpressionAttributeNames',
+};
+
 /** Module-level assignments only (run with maxStartDepth 1: a fraction of a millisecond on any file). */
 const ENV_QUERY = `(expression_statement (assignment left: (_) @lhs right: (_) @rhs)) @assign`;
 
@@ -360,11 +372,11 @@ class PyExtractor {
     } else {
       // Unknown receiver: a client call names its table; a Table call never does. boto3's DynamoDB parameters are all
       // CapitalCase: a call passing `item_id=3` is some other library's `update_item`.
-      if (params.properties.some((p) => /^[a-z_]/.test(p.key))) return undefined;
+      if (params.properties.some((p) => /^[a-z_]/.test(p.key))) return this.wrapperSite(call, recv, method, args);
       if (prop(params, 'TableName')) style = 'low-level';
       else if (TABLE_APIS.has(api) && TABLE_FIELDS.some((f) => fieldFits(f, prop(params, f)))) style = 'document';
       else if (looksLikeRequest(params, api)) style = inferStyle(params, 'low-level');
-      else return undefined;
+      else return this.wrapperSite(call, recv, method, args);
     }
     const fnNode = call.childForFieldName('function')!;
     const site: RequestSite = {
@@ -383,6 +395,46 @@ class PyExtractor {
     if (branch) site.branch = branch;
     const table = kind === 'table' ? this.tableOf(recv) : undefined;
     if (table) site.receiverTable = table;
+    return site;
+  }
+
+  /**
+   * `self.update_item(pk=.., update_expression="SET ..", expression_attribute_values={..})`, `self.put_item({...})` in a
+   * repository class (its text says DynamoDB, repository or DAO) whose method of that name is not in the file (an
+   * inherited helper): the
+   * request read from the arguments by name (snake_case keywords of DynamoDB's parameters, a positional dict as the
+   * Item/Key). Incomplete (what the helper adds is unknown); `forwarded.wrapper` says so.
+   */
+  private wrapperSite(call: TNode, recv: TNode, method: string, args: TNode): RequestSite | undefined {
+    const api = WRAPPERS[method];
+    const cls = classOf(call);
+    if (!api || !cls || this.src(recv) !== 'self' || !/dynamo|repositor|dao/i.test(this.src(cls)) || new RegExp(`\\bdef\\s+${method}\\s*\\(`).test(this.src(cls))) return undefined;
+    const properties: Property[] = [];
+    let positional = 0;
+    for (const a of args.namedChildren) {
+      if (!a || a.type === 'comment') continue;
+      if (a.type === 'keyword_argument') {
+        const k = a.childForFieldName('name');
+        const v = a.childForFieldName('value');
+        const key = k && SNAKE_FIELDS[this.src(k)];
+        // An empty map handed to a helper says nothing of what it sends (helpers often drop falsy maps).
+        const value = k && v && key ? this.value(v, 1, 0) : undefined;
+        if (value && !((value.kind === 'object' || value.kind === 'array') && !(value.kind === 'object' ? value.properties : value.items).length)) properties.push({ key: key!, keyRange: this.range(k!), value, range: this.range(a) });
+      } else if (a.type !== 'list_splat' && a.type !== 'dictionary_splat' && positional++ === 0) {
+        const v = this.value(a, 1, 0);
+        if (v.kind === 'object') properties.push({ key: api === 'PutItem' ? 'Item' : 'Key', keyRange: this.range(a), value: v, range: this.range(a) });
+      }
+    }
+    const must = api === 'PutItem' ? 'Item' : api === 'UpdateItem' ? 'UpdateExpression' : 'Key';
+    if (!prop({ kind: 'object', properties, complete: false, range: this.range(args) }, must)) return undefined;
+    const params: ObjectNode = { kind: 'object', properties, complete: false, range: this.range(args) };
+    const style = inferStyle(params, 'document');
+    const fnNode = call.childForFieldName('function')!;
+    const site: RequestSite = { api, apiSource: 'inferred', style, host: 'python', range: this.range(call), nameRange: this.range(fnNode.childForFieldName('attribute')!), params, sdk: style === 'low-level' ? 'boto3-client' : 'boto3-resource', forwarded: { wrapper: method } };
+    const fn = this.enclosing(call.startIndex);
+    if (fn) site.enclosingFunction = fn;
+    const branch = branchOf(call);
+    if (branch) site.branch = branch;
     return site;
   }
 

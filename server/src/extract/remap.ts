@@ -24,6 +24,7 @@ export function shiftSite(s: RequestSite, from: number, diff: number): void {
   shiftDiff = diff;
   shiftRange(s.range);
   shiftRange(s.nameRange);
+  if (s.forwarded?.from) shiftRange(s.forwarded.from);
   // Sites of one function share its enclosingFunction object: replace, never shift it.
   const fn = s.enclosingFunction;
   if (fn && (fn.range.start >= from || fn.range.end >= from)) s.enclosingFunction = { name: fn.name, range: { start: move(fn.range.start), end: move(fn.range.end) } };

@@ -120,6 +120,14 @@ export function plain(raw: string, base: number, range: Range): StringNode {
   return new PlainString(raw, base, range);
 }
 
+/** A copy of a string node that shares nothing a shift changes (ranges, offsets). */
+export function cloneString(s: StringNode): StringNode {
+  if (s instanceof PlainString) return new PlainString(s.value, s.base, { ...s.range });
+  const out: StringNode = { kind: 'string', value: s.value, offsets: [...s.offsets], range: { ...s.range } };
+  if (s.ends) out.ends = [...s.ends];
+  return out;
+}
+
 /** Shift, in place, every document offset of a string node through `move` (monotonic). */
 export function shiftString(s: StringNode, move: (o: number) => number): void {
   s.range.start = move(s.range.start);

@@ -4,14 +4,23 @@
  */
 import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop } from './model';
-import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, markMutatedLater } from './infer';
+import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, concatStrings, decodeJs } from './strings';
 import { utf8Length } from '../expression/lexer';
 import { maxRef, shiftSite } from './remap';
+import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, oneOf, spreadChoices, valueOf, variants } from '../flow';
 
 const K = ts.SyntaxKind;
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
+/** Statements the data flow of one statement may interpret in all (bounded work on any input). */
+const FLOW_BUDGET = 200_000;
+/** How deep requests are followed through helpers that call helpers. */
+const MAX_FORWARD_DEPTH = 3;
+/** Methods named like a DynamoDB API on `this` whose definition is not in the file (an inherited repository helper). */
+/** Words saying a class or statement is about a database repository (read from the statement only: incremental). */
+export const DAO_WORDS = /dynamo|repositor|dao/i;
+const WRAPPER_METHODS: Record<string, Api> = { putItem: 'PutItem', updateItem: 'UpdateItem', deleteItem: 'DeleteItem' };
 
 type ClientKind = 'v3-low-agg' | 'v3-low-bare' | 'v3-doc-agg' | 'v3-doc-bare' | 'v2-low' | 'v2-doc';
 const CLIENTS: Record<ClientKind, { style: ValueStyle; sdk: string; methods?: Map<string, Api> }> = {
@@ -69,6 +78,16 @@ interface Decl {
 interface Fn {
   name: string;
   range: Range;
+}
+
+/** What the data flow of one local name is reading (see `UnitExtractor.flow`). */
+interface FlowCtx {
+  name: string;
+  mention: RegExp;
+  use: ts.Node;
+  depth: number;
+  hops: number;
+  isConst: boolean;
 }
 
 interface Candidate {
@@ -172,6 +191,14 @@ class UnitExtractor {
   private imports = new Map<string, { name: string; module: string }>();
   private clients = new Map<string, ClientKind>();
   private calls: Candidate[] = [];
+  /** Calls of `this.m(...)` / `f(...)` inside functions: requests of a local helper `m`/`f` are forwarded to them. */
+  private helperCalls: { node: ts.CallExpression; name: string; method: boolean; fn: Fn; branch: string }[] = [];
+  /** Named functions and methods of the statement (`m:` methods and class properties, `f:` functions), with their node. */
+  private fnsByName = new Map<string, { fn: Fn; node: ts.SignatureDeclaration }[]>();
+  /** Statements the data flow may still interpret (see FLOW_BUDGET). */
+  private flowBudget = FLOW_BUDGET;
+  /** Whether a value was built through data flow (then each site gets its own copy of its tree). */
+  private flowed = false;
   /** `RequestSite.branch` of the calls found in conditional arms. */
   private branchOf = new Map<ts.Node, string>();
   private typed: Candidate[] = [];
@@ -210,12 +237,86 @@ class UnitExtractor {
     const sites: RequestSite[] = [];
     for (const c of this.calls) {
       const s = ts.isNewExpression(c.node) ? this.command(c.node, c.fn) : this.methodCall(c.node as ts.CallExpression, c.fn, c.parent);
-      if (s) sites.push(s);
+      sites.push(...s);
     }
     for (const c of [...this.typed, ...this.plain]) {
       const s = this.candidate(c, this.consumed);
       if (s) sites.push(s);
     }
+    return this.forward(sites);
+  }
+
+  /**
+   * Requests sent by a local helper, seen from its callers: for each call of a named function or method of this
+   * statement (`this.putFollows(follow)`, `save(item)`), a copy of each site inside it, at the call, in the caller's
+   * function and arms (`RequestSite.forwarded`). Helpers calling helpers are followed MAX_FORWARD_DEPTH deep; recursion
+   * stops there too.
+   */
+  private forward(sites: RequestSite[]): RequestSite[] {
+    if (!this.helperCalls.length) return sites;
+    const byFn = new Map<string, RequestSite[]>();
+    const key = (r: Range) => `${r.start}:${r.end}`;
+    for (const s of sites) {
+      if (!s.enclosingFunction) continue;
+      const k = key(s.enclosingFunction.range);
+      const list = byFn.get(k);
+      if (list) list.push(s);
+      else byFn.set(k, [s]);
+    }
+    const out = [...sites];
+    const callsByFn = new Map<string, typeof this.helperCalls>();
+    for (const c of this.helperCalls) {
+      const k = key(c.fn.range);
+      const list = callsByFn.get(k);
+      if (list) list.push(c);
+      else callsByFn.set(k, [c]);
+    }
+    // What a function sends, its own sites and its helpers' (memoised per depth left).
+    const memo = new Map<string, RequestSite[]>();
+    const sends = (fn: Fn, depth: number): RequestSite[] => {
+      const k = key(fn.range);
+      const mk = `${k}@${depth}`;
+      const known = memo.get(mk);
+      if (known) return known;
+      memo.set(mk, []);
+      const own = [...(byFn.get(k) ?? [])];
+      if (depth > 0) for (const c of callsByFn.get(k) ?? []) own.push(...this.forwardCall(c, sends, depth - 1));
+      memo.set(mk, own);
+      return own;
+    };
+    for (const c of this.helperCalls) out.push(...this.forwardCall(c, sends, MAX_FORWARD_DEPTH - 1));
+    return out;
+  }
+
+  private forwardCall(c: (typeof this.helperCalls)[number], sends: (fn: Fn, depth: number) => RequestSite[], depth: number): RequestSite[] {
+    const targets = this.fnsByName.get(`${c.method ? 'm' : 'f'}:${c.name}`) ?? [];
+    if (targets.length !== 1 || targets[0].fn.range.start === c.fn.range.start) return [];
+    const out: RequestSite[] = [];
+    const u = this.unit;
+    const range = this.range(c.node, u);
+    const callee = c.node.expression;
+    const nameRange = this.range(ts.isPropertyAccessExpression(callee) ? callee.name : callee, u);
+    const at = `f${range.start - c.fn.range.start}`;
+    for (const s of sends(targets[0].fn, depth)) {
+      const f: RequestSite = { ...s, range: { ...range }, nameRange: { ...nameRange }, params: cloneTree(s.params) as ObjectNode, enclosingFunction: c.fn, forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } } };
+      if (s.receiverTable) f.receiverTable = cloneTree(s.receiverTable) as StringNode;
+      // The helper's own arms stay apart (prefixed by the call), under the call's arms in the caller.
+      const inner = (s.branch ?? '').replace(/\/([^/:]+):/g, `/${at}.$1:`);
+      const branch = c.branch + inner;
+      if (branch) f.branch = branch;
+      else delete f.branch;
+      out.push(f);
+    }
+    return out;
+  }
+
+  /** Sites of one call or literal for each alternative its parameters may be (see RequestSite.alternative). */
+  private alternatives(sites: RequestSite[], fn?: Fn): RequestSite[] {
+    if (sites.length < 2) return sites;
+    sites.forEach((s, index) => {
+      s.alternative = { index, count: sites.length };
+      if (fn) s.branch = `${s.branch ?? ''}/a${s.range.start - fn.range.start}:${index}`;
+    });
     return sites;
   }
 
@@ -279,6 +380,7 @@ class UnitExtractor {
         fnStart = n.pos;
       }
       const scope = SCOPE_KINDS.has(n.kind) ? n : outerScope;
+      if (fn && fn !== outerFn) this.noteFunction(n as ts.SignatureDeclaration, parent, fn);
       if (FUNCTION_KINDS.has(n.kind)) {
         const f = n as ts.SignatureDeclaration & { body?: ts.Node };
         let t = f.type;
@@ -315,6 +417,10 @@ class UnitExtractor {
           break;
         case K.CallExpression: {
           const callee = (n as ts.CallExpression).expression;
+          if (fn) {
+            const method = ts.isPropertyAccessExpression(callee) && callee.expression.kind === K.ThisKeyword;
+            if (method || ts.isIdentifier(callee)) this.helperCalls.push({ node: n as ts.CallExpression, name: method ? callee.name.text : (callee as ts.Identifier).text, method, fn, branch });
+          }
           if (ts.isPropertyAccessExpression(callee) && (LOW_METHODS.has(callee.name.text) || DOC_METHODS.has(callee.name.text))) {
             this.calls.push({ node: n, fn, parent });
             if (branch && fn) this.branchOf.set(n, branch);
@@ -355,6 +461,18 @@ class UnitExtractor {
         branches.push(arm ? `${branch}/${n.pos - fnStart}:${arm}` : branch);
       }
     }
+  }
+
+  /** Record a named function or method (a helper other functions of the statement may call). */
+  private noteFunction(n: ts.SignatureDeclaration, p: ts.Node | undefined, fn: Fn): void {
+    let key: string | undefined;
+    if (ts.isMethodDeclaration(n)) key = `m:${fn.name}`;
+    else if (ts.isFunctionDeclaration(n)) key = `f:${fn.name}`;
+    else if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && p) key = ts.isPropertyDeclaration(p) ? `m:${fn.name}` : ts.isVariableDeclaration(p) ? `f:${fn.name}` : undefined;
+    if (!key) return;
+    const list = this.fnsByName.get(key);
+    if (list) list.push({ fn, node: n });
+    else this.fnsByName.set(key, [{ fn, node: n }]);
   }
 
   private functionOf(n: ts.Node, p: ts.Node | undefined): Fn | undefined {
@@ -490,45 +608,88 @@ class UnitExtractor {
   /* ---------------------------------------------------------------------------------------------------------------- */
   /* Sites                                                                                                           */
 
-  private command(n: ts.NewExpression, fn?: Fn): RequestSite | undefined {
+  private command(n: ts.NewExpression, fn?: Fn): RequestSite[] {
     const imp = this.importOf(n.expression);
-    if (!imp) return undefined;
+    if (!imp) return [];
     const low = LOW_COMMANDS.get(imp.name);
     const doc = DOC_COMMANDS.get(imp.name);
-    if (!low && !doc) return undefined;
-    if (imp.module && imp.module !== V3_LOW && imp.module !== V3_DOC) return undefined;
-    const params = this.paramsOf(n.arguments?.[0]);
-    if (!params) return undefined;
-    let style: ValueStyle;
-    if (imp.module) style = imp.module === V3_DOC ? 'document' : 'low-level';
-    else if (low && doc) style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
-    else style = doc ? 'document' : 'low-level';
-    const api = style === 'document' ? (doc ?? low)! : (low ?? doc)!;
-    // Without an import, a command-like class name is only trusted when its input looks like a request.
-    if (!imp.module && !looksLikeRequest(params, api)) return undefined;
-    return this.site(api, 'call', style, style === 'document' ? 'sdk-v3-lib' : 'sdk-v3', n, n.expression, params, fn);
+    if (!low && !doc) return [];
+    if (imp.module && imp.module !== V3_LOW && imp.module !== V3_DOC) return [];
+    const out: RequestSite[] = [];
+    for (const params of this.paramsOf(n.arguments?.[0])) {
+      let style: ValueStyle;
+      if (imp.module) style = imp.module === V3_DOC ? 'document' : 'low-level';
+      else if (low && doc) style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
+      else style = doc ? 'document' : 'low-level';
+      const api = style === 'document' ? (doc ?? low)! : (low ?? doc)!;
+      // Without an import, a command-like class name is only trusted when its input looks like a request.
+      if (!imp.module && !looksLikeRequest(params, api)) continue;
+      out.push(this.site(api, 'call', style, style === 'document' ? 'sdk-v3-lib' : 'sdk-v3', n, n.expression, params, fn));
+    }
+    return this.alternatives(out, fn);
   }
 
-  private methodCall(n: ts.CallExpression, fn?: Fn, parent?: ts.Node): RequestSite | undefined {
+  private methodCall(n: ts.CallExpression, fn?: Fn, parent?: ts.Node): RequestSite[] {
     const callee = n.expression as ts.PropertyAccessExpression;
     const method = callee.name.text;
     const kind = this.clientOfReceiver(callee.expression);
-    const params = this.paramsOf(n.arguments[0]);
-    if (!params) return undefined;
-    if (kind) {
-      const c = CLIENTS[kind];
-      const api = c.methods?.get(method);
-      return api ? this.site(api, 'call', c.style, c.sdk, n, callee.name, params, fn) : undefined;
+    const out: RequestSite[] = [];
+    const all = this.paramsOf(n.arguments[0]);
+    for (const params of all) {
+      if (kind) {
+        const c = CLIENTS[kind];
+        const api = c.methods?.get(method);
+        if (api) out.push(this.site(api, 'call', c.style, c.sdk, n, callee.name, params, fn));
+        continue;
+      }
+      const low = LOW_METHODS.get(method);
+      const doc = DOC_METHODS.get(method);
+      const recvName = dotted(unwrap(callee.expression))?.pop() ?? '';
+      const style: ValueStyle = low && doc ? inferStyle(params, /doc/i.test(recvName) ? 'document' : 'low-level') : doc ? 'document' : 'low-level';
+      const api = (style === 'document' ? (doc ?? low) : (low ?? doc))!;
+      if (!looksLikeRequest(params, api)) continue;
+      const v2 = !this.usesV3 || (!!parent && ts.isPropertyAccessExpression(parent) && parent.name.text === 'promise');
+      const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
+      out.push(this.site(api, 'call', style, sdk, n, callee.name, params, fn));
     }
-    const low = LOW_METHODS.get(method);
-    const doc = DOC_METHODS.get(method);
-    const recvName = dotted(unwrap(callee.expression))?.pop() ?? '';
-    const style: ValueStyle = low && doc ? inferStyle(params, /doc/i.test(recvName) ? 'document' : 'low-level') : doc ? 'document' : 'low-level';
-    const api = (style === 'document' ? (doc ?? low) : (low ?? doc))!;
-    if (!looksLikeRequest(params, api)) return undefined;
-    const v2 = !this.usesV3 || (!!parent && ts.isPropertyAccessExpression(parent) && parent.name.text === 'promise');
-    const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
-    return this.site(api, 'call', style, sdk, n, callee.name, params, fn);
+    if (!out.length && !kind) {
+      const w = this.wrapperCall(n, fn);
+      if (w) out.push(w);
+    }
+    return this.alternatives(out, fn);
+  }
+
+  /**
+   * `this.putItem(item)`, `this.updateItem(key, 'SET c = c + :inc', { ':inc': 1 })`, `this.deleteItem(key)` in a class
+   * whose method of that name is not in the file (an inherited repository helper), in a statement about a repository
+   * (`DAO_WORDS`: DynamoDB, repository, DAO): the
+   * request read from the arguments by what they hold (a string that is an update expression, a map of `:values`, of
+   * `#names`, the item or key map). Incomplete (what the helper adds is unknown); `forwarded.wrapper` says so.
+   */
+  private wrapperCall(n: ts.CallExpression, fn?: Fn): RequestSite | undefined {
+    const callee = n.expression as ts.PropertyAccessExpression;
+    const api = WRAPPER_METHODS[callee.name.text];
+    if (!api || callee.expression.kind !== K.ThisKeyword || this.fnsByName.has(`m:${callee.name.text}`) || !DAO_WORDS.test(this.unit.sf.text.slice(this.unit.pos, this.unit.end))) return undefined;
+    const u = this.unit;
+    const properties: Property[] = [];
+    const add = (key: string, arg: ts.Expression, value: VNode) => {
+      if (!properties.some((p) => p.key === key)) properties.push({ key, keyRange: this.range(arg, u), value, range: this.range(arg, u) });
+    };
+    for (const arg of n.arguments) {
+      if (ts.isSpreadElement(arg)) return undefined;
+      const v = this.value(arg, u, 1, 0);
+      if (v.kind === 'string' && /^\s*(SET|REMOVE|ADD|DELETE)\s/i.test(v.value) && api === 'UpdateItem') add('UpdateExpression', arg, v);
+      else if (v.kind === 'object' && v.properties.length && v.properties.every((p) => p.key.startsWith(':'))) add('ExpressionAttributeValues', arg, v);
+      else if (v.kind === 'object' && v.properties.length && v.properties.every((p) => p.key.startsWith('#'))) add('ExpressionAttributeNames', arg, v);
+      else if (v.kind === 'object' && v.properties.length && v.properties.every((p) => !/^[:#]/.test(p.key))) add(api === 'PutItem' ? 'Item' : 'Key', arg, v);
+    }
+    if (!properties.some((p) => p.key === (api === 'PutItem' ? 'Item' : api === 'UpdateItem' ? 'UpdateExpression' : 'Key'))) return undefined;
+    const params: ObjectNode = { kind: 'object', properties, complete: false, range: this.range(n, u) };
+    const style = inferStyle(params, 'document');
+    const sdk = style === 'document' ? (this.usesV3 ? 'sdk-v3-lib' : 'sdk-v2-doc') : this.usesV3 ? 'sdk-v3' : 'sdk-v2';
+    const s = this.site(api, 'inferred', style, sdk, n, callee.name, params, fn);
+    s.forwarded = { wrapper: callee.name.text };
+    return s;
   }
 
   private site(api: Api, apiSource: 'call' | 'inferred', style: ValueStyle, sdk: string, node: ts.Node, name: ts.Node, params: ObjectNode, fn?: Fn): RequestSite {
@@ -541,26 +702,274 @@ class UnitExtractor {
   }
 
   /** The request object an argument denotes: an object literal, or a name bound to one. Marks it consumed. */
-  private paramsOf(arg: ts.Expression | undefined): ObjectNode | undefined {
-    if (!arg) return undefined;
+  private paramsOf(arg: ts.Expression | undefined): ObjectNode[] {
+    if (!arg) return [];
     let e = unwrap(arg);
     let u = this.unit;
     let top = false;
     if (ts.isIdentifier(e)) {
       const d = this.lookup(e.text, e.pos, u);
+      // A local name: what data flow says it holds at the call (alternatives, later assignments, pushes).
+      const flowed = d && d.unit === this.unit && !ts.isSourceFile(d.scope) ? this.flow(d, e, 0, 0) : undefined;
+      if (flowed) {
+        const init = d!.init && unwrap(d!.init);
+        if (init && ts.isObjectLiteralExpression(init)) this.consumed.add(init);
+        return this.objects(flowed);
+      }
       if (d?.init) {
         e = unwrap(d.init);
         u = d.unit;
         top = ts.isSourceFile(d.scope);
       }
     }
-    if (!ts.isObjectLiteralExpression(e)) return undefined;
-    this.consumed.add(e);
-    if (top) this.consumedTop.add(e);
+    if (!ts.isObjectLiteralExpression(e) && !ts.isConditionalExpression(e)) return [];
+    if (ts.isObjectLiteralExpression(e)) {
+      this.consumed.add(e);
+      if (top) this.consumedTop.add(e);
+    } else
+      for (let arm of [e.whenTrue, e.whenFalse]) {
+        arm = unwrap(arm);
+        const init = ts.isIdentifier(arm) ? this.lookup(arm.text, arm.pos, u)?.init : undefined;
+        if (init && ts.isObjectLiteralExpression(unwrap(init))) arm = unwrap(init);
+        if (ts.isObjectLiteralExpression(arm)) this.consumed.add(arm);
+      }
     const v = this.value(e, u, 0, 0);
-    if (v.kind !== 'object') return undefined;
     if (ts.isIdentifier(unwrap(arg))) markMutated(v, (unwrap(arg) as ts.Identifier).text, this.lookup((unwrap(arg) as ts.Identifier).text, arg.pos, this.unit));
-    return v;
+    return this.objects(v);
+  }
+
+  /** The request objects a value may be: each alternative, each with its own tree when there are several. */
+  private objects(v: VNode): ObjectNode[] {
+    const all = variants(v).filter((x): x is ObjectNode => x.kind === 'object');
+    return all.length > 1 || this.flowed ? all.map((x) => cloneTree(x) as ObjectNode) : all;
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* Data flow of a local name (server/src/flow holds the model; this binds TypeScript's statements to it)           */
+
+  /**
+   * What the local `d` holds at `use`: its initialiser, then every statement of its block up to the one holding the use,
+   * read in order (`p.X = v`, `p['X'] = v`, `Object.assign(p, {...})`, `p.push(...)`, `p = p.concat(...)`, `delete
+   * p.X`, `p = {...}`), `if`/`else` and `switch` arms joined as alternatives, arms ending in `return`/`throw` dropped,
+   * loops read as zero or more passes (pushes become representatives). Undefined when the flow cannot be read
+   * exactly (the use in a closure, the declaration outside a block, the budget spent): the caller falls back.
+   */
+  private flow(d: Decl, use: ts.Node, depth: number, hops: number): VNode | undefined {
+    const scope = d.scope;
+    if (!ts.isBlock(scope) || hops >= MAX_RESOLVE || this.flowBudget <= 0) return undefined;
+    // A use inside a function nested in the scope may run after anything later in the scope: not read here.
+    for (let p = use.parent; p && p !== scope; p = p.parent) if (ts.isFunctionLike(p)) return undefined;
+    const stmts = scope.statements;
+    const k = stmts.findIndex((st) => st.pos <= d.pos && d.pos < st.end);
+    if (k < 0 || !ts.isVariableStatement(stmts[k])) return undefined;
+    const u = this.unit;
+    const name = d.name;
+    const mention = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+    const init: State = d.init ? flatten([this.value(d.init, u, depth, hops + 1)]) : [];
+    const r = this.steps(stmts, k + 1, init, { name, mention, use, depth, hops, isConst: d.isConst }, 0);
+    if (!r.reached) return undefined;
+    this.flowed = true;
+    return valueOf(r.state, this.unknown(use, u));
+  }
+
+  private steps(stmts: readonly ts.Statement[], from: number, state: State | 'dead', f: FlowCtx, nest: number): { state: State | 'dead'; reached: boolean } {
+    let s = state;
+    for (let i = from; i < stmts.length; i++) {
+      if (s === 'dead') return { state: s, reached: false };
+      const st = stmts[i];
+      if (st.pos <= f.use.pos && f.use.end <= st.end) return { state: this.into(st, s, f, nest), reached: true };
+      s = this.step(st, s, f, nest);
+    }
+    return { state: s, reached: false };
+  }
+
+  /** The state at the use, inside the statement holding it. */
+  private into(st: ts.Statement, s: State, f: FlowCtx, nest: number): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    const inside = (n: ts.Node | undefined) => !!n && n.pos <= f.use.pos && f.use.end <= n.end;
+    const list = (n: ts.Statement) => (ts.isBlock(n) ? n.statements : [n]);
+    if (ts.isBlock(st)) return this.steps(st.statements, 0, s, f, nest + 1).state;
+    if (ts.isIfStatement(st)) {
+      if (inside(st.thenStatement)) return this.steps(list(st.thenStatement), 0, s, f, nest + 1).state;
+      if (st.elseStatement && inside(st.elseStatement)) return this.steps(list(st.elseStatement), 0, s, f, nest + 1).state;
+      return s;
+    }
+    if (ts.isTryStatement(st) && inside(st.tryBlock)) return this.steps(st.tryBlock.statements, 0, s, f, nest + 1).state;
+    // A loop, a `catch`, a `switch` holding the use: what its body changes may have run before (another pass).
+    const text = this.unit.sf.text.slice(st.pos, st.end);
+    return this.changes(text, f) ? this.unreadable(s, text, f) : s;
+  }
+
+  /** The state after a statement that does not hold the use. */
+  private step(st: ts.Statement, s: State, f: FlowCtx, nest: number, loop = false): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    if (ts.isReturnStatement(st) || ts.isThrowStatement(st)) return 'dead';
+    const u = this.unit;
+    const text = u.sf.text.slice(st.pos, st.end);
+    if (!f.mention.test(text)) return s;
+    if (ts.isBlock(st)) {
+      let cur: State | 'dead' = s;
+      for (const x of st.statements) {
+        if (cur === 'dead') break;
+        cur = this.step(x, cur, f, nest + 1, loop);
+      }
+      return cur;
+    }
+    if (ts.isIfStatement(st)) {
+      if (f.mention.test(u.sf.text.slice(st.expression.pos, st.expression.end)) && this.changes(u.sf.text.slice(st.expression.pos, st.expression.end), f)) return this.unreadable(s, text, f);
+      const a = this.step(st.thenStatement, s, f, nest + 1, loop);
+      const b = st.elseStatement ? this.step(st.elseStatement, s, f, nest + 1, loop) : s;
+      return join(a, b);
+    }
+    if (ts.isSwitchStatement(st)) {
+      if (this.changes(u.sf.text.slice(st.expression.pos, st.expression.end), f)) return this.unreadable(s, text, f);
+      const arms: (State | 'dead')[] = [];
+      let hasDefault = false;
+      for (const clause of st.caseBlock.clauses) {
+        if (ts.isDefaultClause(clause)) hasDefault = true;
+        if (!clause.statements.length) continue;
+        const last = clause.statements[clause.statements.length - 1];
+        const exits = ts.isBreakStatement(last) || ts.isReturnStatement(last) || ts.isThrowStatement(last);
+        // Falling through into the next clause: not read.
+        if (!exits) return this.unreadable(s, text, f);
+        let cur: State | 'dead' = s;
+        for (const x of clause.statements) {
+          if (cur === 'dead' || ts.isBreakStatement(x)) break;
+          if (this.mentionsBreak(x)) return this.unreadable(s, text, f);
+          cur = this.step(x, cur, f, nest + 1, loop);
+        }
+        arms.push(cur);
+      }
+      if (!hasDefault) arms.push(s);
+      return join(...arms);
+    }
+    if (ts.isForStatement(st) || ts.isForOfStatement(st) || ts.isForInStatement(st) || ts.isWhileStatement(st) || ts.isDoStatement(st)) {
+      // Zero or more passes: pushes become representatives of entries, anything else makes the value unreadable.
+      const body = this.step(st.statement, s, f, nest + 1, true);
+      return body === 'dead' ? s : body;
+    }
+    if (ts.isExpressionStatement(st)) {
+      const op = this.opOf(st.expression, f, loop);
+      if (op === 'assign') {
+        const b = unwrap(st.expression) as ts.BinaryExpression;
+        if (f.isConst || loop) return undefined;
+        // `p = p.concat(x)`: a push; `p = { ...p, X }` and other self-references: unreadable.
+        const r = unwrap(b.right);
+        if (ts.isCallExpression(r) && ts.isPropertyAccessExpression(r.expression) && r.expression.name.text === 'concat' && ts.isIdentifier(r.expression.expression) && r.expression.expression.text === f.name) {
+          const items = this.pushed(r.arguments, f, false, true);
+          return items ? applyAll(s, items) : undefined;
+        }
+        if (f.mention.test(u.sf.text.slice(r.pos, r.end))) return undefined;
+        return flatten([this.value(r, u, f.depth + 1, f.hops + 1)]);
+      }
+      if (op) return applyAll(s, op);
+    }
+    if (ts.isVariableStatement(st) && !this.changes(text, f) && !st.declarationList.declarations.some((x) => x.initializer && ts.isIdentifier(unwrap(x.initializer)) && (unwrap(x.initializer) as ts.Identifier).text === f.name)) return s;
+    return this.changes(text, f) ? this.unreadable(s, text, f) : s;
+  }
+
+  private mentionsBreak(st: ts.Statement): boolean {
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found || ts.isFunctionLike(n) || ts.isIterationStatement(n, false) || ts.isSwitchStatement(n)) return;
+      if (ts.isBreakStatement(n) || ts.isContinueStatement(n)) found = true;
+      else ts.forEachChild(n, visit);
+    };
+    visit(st);
+    return found;
+  }
+
+  /** Whether text may change the name: a mutation through it, or (for `let`) an assignment to it. */
+  private changes(text: string, f: FlowCtx): boolean {
+    if (!f.mention.test(text)) return false;
+    if (mutatedLater(f.name, text, 'js')) return true;
+    if (f.isConst) return false;
+    return new RegExp(`(?<![\\w$.])${f.name.replace(/\$/g, '\\$')}\\s*(?:[-+*/%&|^]|\\?\\?|\\|\\||&&)?=(?![=>])`).test(text) || /\+\+|--/.test(text);
+  }
+
+  /** A change the flow cannot read: the value is no longer whole (a `let` reassigned somewhere: unknown). */
+  private unreadable(s: State, text: string, f: FlowCtx): State {
+    if (!f.isConst && new RegExp(`(?<![\\w$.])${f.name.replace(/\$/g, '\\$')}\\s*=(?![=>])`).test(text)) return undefined;
+    return applyAll(s, { kind: 'opaque', deep: mutatedLater(f.name, text, 'js', true) });
+  }
+
+  /**
+   * The change an expression statement makes to the name: a set/delete/merge/push, `'assign'` for `p = ...`, an
+   * opaque change for anything else mentioning it that may change it, undefined when it only reads it.
+   */
+  private opOf(e: ts.Expression, f: FlowCtx, loop: boolean): Op | 'assign' | undefined {
+    e = unwrap(e);
+    const u = this.unit;
+    const text = u.sf.text.slice(e.pos, e.end);
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === K.EqualsToken) {
+      if (ts.isIdentifier(e.left) && e.left.text === f.name) return 'assign';
+      const path = this.pathOf(e.left, f);
+      if (path && !f.mention.test(u.sf.text.slice(e.right.pos, e.right.end))) {
+        if (loop) return { kind: 'opaque', deep: path.keys.length > 1 };
+        return { kind: 'set', path: path.keys, keyRange: path.keyRange, value: this.value(e.right, u, f.depth + 1, f.hops + 1), range: this.range(e, u) };
+      }
+    }
+    if (ts.isDeleteExpression(e)) {
+      const path = this.pathOf(e.expression, f);
+      if (path && !loop) return { kind: 'delete', path: path.keys };
+    }
+    if (ts.isCallExpression(e)) {
+      const c = e.expression;
+      // `p.push(a, ...more)`
+      if (ts.isPropertyAccessExpression(c) && c.name.text === 'push' && ts.isIdentifier(c.expression) && c.expression.text === f.name) return this.pushed(e.arguments, f, loop) ?? { kind: 'opaque', deep: false };
+      // `Object.assign(p, {...}, ...)`
+      if (ts.isPropertyAccessExpression(c) && c.name.text === 'assign' && ts.isIdentifier(c.expression) && c.expression.text === 'Object' && e.arguments[0] && ts.isIdentifier(unwrap(e.arguments[0])) && (unwrap(e.arguments[0]) as ts.Identifier).text === f.name && !loop) {
+        const rest = e.arguments.slice(1);
+        if (rest.some((a) => ts.isSpreadElement(a) || f.mention.test(u.sf.text.slice(a.pos, a.end)))) return { kind: 'opaque', deep: true };
+        const merged = rest.map((a) => this.value(a, u, f.depth + 1, f.hops + 1));
+        return merged.length === 1 ? { kind: 'merge', value: merged[0] } : { kind: 'merge', value: { kind: 'object', properties: merged.flatMap((m) => (m.kind === 'object' ? m.properties : [])), complete: merged.every((m) => m.kind === 'object' && m.complete), range: this.range(e, u) } };
+      }
+    }
+    if (!this.changes(text, f)) return undefined;
+    return { kind: 'opaque', deep: mutatedLater(f.name, text, 'js', true) };
+  }
+
+  /** Items pushed (`push(a, ...b)`, `concat(a, [b])`): spreads of known arrays contribute their items. */
+  private pushed(args: ts.NodeArray<ts.Expression>, f: FlowCtx, loop: boolean, concat = false): Op | undefined {
+    const u = this.unit;
+    const items: VNode[] = [];
+    let complete = true;
+    let samples = 0;
+    for (const a of args) {
+      if (f.mention.test(u.sf.text.slice(a.pos, a.end))) return undefined;
+      const spread = ts.isSpreadElement(a);
+      const v = this.value(spread ? a.expression : a, u, f.depth + 1, f.hops + 1);
+      if (spread || (concat && v.kind === 'array')) {
+        if (v.kind !== 'array') return { kind: 'opaque', deep: false };
+        items.push(...v.items);
+        samples += v.samples ?? 0;
+        complete &&= v.complete;
+      } else items.push(v);
+    }
+    // In a loop each item stands for zero or more entries.
+    return loop ? { kind: 'push', items, complete: false, samples: items.length } : { kind: 'push', items, complete, ...(samples ? { samples } : {}) };
+  }
+
+  /** `p.A.B` / `p['A']` / `p.A![':v']` rooted at the name, with literal keys: the keys and the last key's range. */
+  private pathOf(e: ts.Expression, f: FlowCtx): { keys: string[]; keyRange: Range } | undefined {
+    const keys: string[] = [];
+    let keyRange: Range | undefined;
+    let n: ts.Expression = e;
+    for (;;) {
+      n = ts.isNonNullExpression(n) || ts.isParenthesizedExpression(n) ? n.expression : n;
+      if (ts.isIdentifier(n)) return n.text === f.name && keys.length && keyRange ? { keys, keyRange } : undefined;
+      if (ts.isPropertyAccessExpression(n)) {
+        keys.unshift(n.name.text);
+        keyRange ??= this.range(n.name, this.unit);
+        n = n.expression;
+      } else if (ts.isElementAccessExpression(n)) {
+        const k = this.value(n.argumentExpression, this.unit, f.depth + 1, f.hops + 1);
+        if (k.kind !== 'string') return undefined;
+        keys.unshift(k.value);
+        keyRange ??= this.range(n.argumentExpression, this.unit);
+        n = n.expression;
+      } else return undefined;
+    }
   }
 
   /**
@@ -603,6 +1012,11 @@ class UnitExtractor {
     const r = this.range(n, u);
     const start = r.start - u.delta;
     return { kind: 'unknown', range: r, text: u.sf.text.slice(start, Math.min(n.end, start + 120)) };
+  }
+
+  private unknownText(n: ts.Node, u: Unit): string {
+    const start = n.getStart(u.sf);
+    return u.sf.text.slice(start, Math.min(n.end, start + 120));
   }
 
   private value(n: ts.Expression, u: Unit, depth: number, hops: number): VNode {
@@ -657,6 +1071,11 @@ class UnitExtractor {
       }
       case K.ObjectLiteralExpression:
         return this.object(n as ts.ObjectLiteralExpression, u, depth, hops);
+      case K.ConditionalExpression: {
+        // `c ? a : b`: two known alternatives, not one unknown.
+        const c = n as ts.ConditionalExpression;
+        return oneOf([this.value(c.whenTrue, u, depth + 1, hops), this.value(c.whenFalse, u, depth + 1, hops)], range, this.unknownText(n, u));
+      }
       case K.NewExpression:
       case K.CallExpression:
         return this.construct(n as ts.NewExpression | ts.CallExpression, u, depth, hops);
@@ -668,6 +1087,9 @@ class UnitExtractor {
   private resolveName(id: ts.Identifier, u: Unit, depth: number, hops: number): VNode {
     const d = id.text === 'undefined' || hops >= MAX_RESOLVE ? undefined : this.lookup(id.text, id.pos, u);
     if (d?.opaque) return { kind: 'unknown', range: { start: d.opaque.start + d.unit.delta, end: d.opaque.end + d.unit.delta }, text: d.opaque.text };
+    // A local of this statement: what the flow up to this use says it holds.
+    const flowed = d && u === this.unit && d.unit === this.unit && !ts.isSourceFile(d.scope) ? this.flow(d, id, depth, hops) : undefined;
+    if (flowed) return flowed;
     if (!d?.init || !(d.isConst || ts.isSourceFile(d.scope))) return this.unknown(id, u);
     return markMutated(this.value(d.init, d.unit, depth, hops + 1), id.text, d);
   }
@@ -716,10 +1138,14 @@ class UnitExtractor {
   private object(o: ts.ObjectLiteralExpression, u: Unit, depth: number, hops: number): VNode {
     const properties: Property[] = [];
     let complete = true;
+    // `...(c ? { A } : {})`: each alternative of the spread gives its own object (combinations, capped).
+    let choices: { at: number; of: ObjectNode[] }[] | undefined;
     for (const p of o.properties) {
       if (ts.isSpreadAssignment(p)) {
         const v = this.value(p.expression, u, depth + 1, hops);
-        if (v.kind === 'object') {
+        const of = v.kind === 'object' ? undefined : spreadChoices(v);
+        if (of) (choices ??= []).push({ at: properties.length, of });
+        else if (v.kind === 'object') {
           properties.push(...v.properties);
           complete &&= v.complete;
         } else complete = false;
@@ -739,7 +1165,23 @@ class UnitExtractor {
       }
       properties.push({ key, keyRange: this.range(p.name, u), value, range: this.range(p, u) });
     }
-    return { kind: 'object', properties, complete, range: this.range(o, u) };
+    const range = this.range(o, u);
+    if (!choices) return { kind: 'object', properties, complete, range };
+    let count = 1;
+    for (const c of choices) count *= c.of.length;
+    if (count > MAX_ALTERNATIVES) return { kind: 'object', properties, complete: false, range };
+    let objects: ObjectNode[] = [{ kind: 'object', properties: [], complete, range }];
+    let at = 0;
+    const take = (to: number) => {
+      for (const obj of objects) obj.properties.push(...properties.slice(at, to));
+      at = to;
+    };
+    for (const c of choices) {
+      take(c.at);
+      objects = objects.flatMap((obj) => c.of.map((x) => ({ ...obj, properties: [...obj.properties, ...x.properties], complete: obj.complete && x.complete })));
+    }
+    take(properties.length);
+    return oneOf(objects, range, this.unknownText(o, u));
   }
 
   private keyOf(name: ts.PropertyName, u: Unit, depth: number, hops: number): string | undefined {

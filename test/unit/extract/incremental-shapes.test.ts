@@ -26,7 +26,7 @@ interface Shape {
 const TS: Shape = {
   languageId: 'typescript',
   template: `import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand, PutCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, PutCommand, TransactWriteCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 const client = new DynamoDBClient({});
 const doc = DynamoDBDocumentClient.from(client);
 const TABLE = 'Posts';
@@ -83,6 +83,30 @@ export const wrapped = middy(async (event) => {
 const BYTES = Buffer.from('abc§Q');
 const SET = docClient.createSet(['a§Q']);
 
+class FlowDao {
+  putRow = async (id) => {
+    §S
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { id }, ConditionExpression: 'attribute_not_exists(id)§Q' }));
+  };
+  async run(found, id) {
+    let p;
+    §S
+    if (found) {
+      p = { TableName: TABLE, Key: { id }, UpdateExpression: 'ADD n :one§Q' };
+    } else {
+      p = { TableName: TABLE, Key: { id }, UpdateExpression: 'SET m = :m§Q', ...(id ? { ConditionExpression: 'attribute_exists(id)' } : {}) };
+    }
+    p.ReturnValues = 'ALL_NEW§Q';
+    const items = [];
+    items.push({ Put: { TableName: TABLE, Item: { id } } });
+    §S
+    await this.putRow(id);
+    await doc.send(new UpdateCommand(p));
+    await doc.send(new TransactWriteCommand({ TransactItems: items }));
+    await this.updateItem({ id }, 'SET c = c + :inc§Q', { ':inc': 1 });
+  }
+}
+
 const handlers = {
   a: async (e) => {
     §S
@@ -97,6 +121,9 @@ const handlers = {
     'const t = event ? 1 : 2;',
     '// a comment',
     "await update({ TableName: TABLE, Key: { id: 4 }, UpdateExpression: 'SET w = :w' });",
+    "p = { TableName: 'Q', Key: { id: 5 }, UpdateExpression: 'SET q = :q' };",
+    "items.push({ Delete: { TableName: TABLE, Key: { id: 6 } } });",
+    'await this.putRow(7);',
   ],
   strings: [' x', ', #y = :y', ' + ', '#', 'é', 'ADD', ' :'],
   maxReparsed: 2,
