@@ -34,6 +34,8 @@ const LIST_FACTORIES = /^(List\.of|Arrays\.asList|Collections\.singletonList|Imm
 const MAP_FACTORIES = /^(Map\.of|ImmutableMap\.of|Collections\.singletonMap)$/;
 
 const upperFirst = (s: string) => s[0].toUpperCase() + s.slice(1);
+/** Client methods taking a consumer of the request builder: `ddb.updateItem(b -> b.tableName(t)...)`. */
+const LAMBDA_APIS = new Map([...APIS].map((a) => [a[0].toLowerCase() + a.slice(1), a as Api]));
 
 interface Decl {
   pos: number;
@@ -85,6 +87,13 @@ class JavaHost implements TreeHost {
     const stack: TNode[] = [unit];
     while (stack.length) {
       const n = stack.pop()!;
+      if (n.type === 'method_invocation' && LAMBDA_APIS.has(this.name(n))) {
+        const s = this.lambdaSite(n);
+        if (s) {
+          out.push(s);
+          continue;
+        }
+      }
       if (n.type === 'method_invocation' && this.name(n) === 'build') {
         const root = this.builderRoot(n);
         const cls = root ? this.builderClass(root) : undefined;
@@ -142,6 +151,37 @@ class JavaHost implements TreeHost {
     const m = /^(\w+)Request$/.exec(name);
     if (m && APIS.has(m[1])) return m[1] as Api;
     return ENHANCED[name];
+  }
+
+  /** `ddb.updateItem(b -> b.tableName(t).key(k)...)`: the lambda's chain on its parameter is the request. */
+  private lambdaSite(call: TNode): RequestSite | undefined {
+    const args = kids(call.childForFieldName('arguments'));
+    const lambda = args.length === 1 && args[0].type === 'lambda_expression' ? args[0] : undefined;
+    const params = lambda?.childForFieldName('parameters');
+    const body = lambda?.childForFieldName('body');
+    const param = params?.type === 'identifier' ? params : params && kids(params).length === 1 && kids(params)[0].type === 'identifier' ? kids(params)[0] : undefined;
+    if (!lambda || !param || body?.type !== 'method_invocation') return undefined;
+    const v = this.chain(body, 0, 0, this.src(param));
+    if (v.kind !== 'object' || !v.properties.length) return undefined;
+    const nameNode = call.childForFieldName('name')!;
+    const s: RequestSite = {
+      api: LAMBDA_APIS.get(this.name(call))!,
+      apiSource: 'call',
+      style: 'low-level',
+      host: JAVA_HOST,
+      range: this.range(call),
+      nameRange: this.range(nameNode),
+      params: v,
+      sdk: 'aws-sdk-java-v2',
+    };
+    const fn = this.functionOf(call);
+    if (fn) {
+      const name = fn.childForFieldName('name');
+      s.enclosingFunction = { name: name ? this.src(name) : '', range: this.range(fn) };
+      const branch = branchOf(call, fn);
+      if (branch) s.branch = branch;
+    }
+    return s;
   }
 
   private site(build: TNode, api: Api, cls: TNode): RequestSite | undefined {
@@ -392,19 +432,25 @@ class JavaHost implements TreeHost {
    * A builder chain `X.builder().a(1).b(2).build()`: `{A: 1, B: 2}` (AttributeValue's: `{N: ...}`; the Enhanced
    * Client's `putExpressionValue(k, v)` / `putExpressionName(k, v)` gather into maps).
    */
-  private chain(build: TNode, depth: number, hops: number): VNode {
+  private chain(build: TNode, depth: number, hops: number, param?: string): VNode {
     const calls: TNode[] = [];
     let root: TNode | undefined;
-    for (let n: TNode | null = build.childForFieldName('object'); n && n.type === 'method_invocation'; n = n.childForFieldName('object')) {
-      if (this.name(n) === 'builder') {
+    // With `param` (a consumer lambda's builder), every call down to the parameter is a field, `build` included.
+    let n: TNode | null = param ? build : build.childForFieldName('object');
+    for (; n && n.type === 'method_invocation'; n = n.childForFieldName('object')) {
+      if (!param && this.name(n) === 'builder') {
         root = n;
         break;
       }
       calls.push(n);
     }
+    if (param) {
+      if (n?.type !== 'identifier' || this.src(n) !== param) return this.unknown(build);
+      root = n;
+    }
     if (!root) return this.unknown(build);
     calls.reverse();
-    const cls = this.builderClass(root);
+    const cls = param ? undefined : this.builderClass(root);
     const av = cls && this.src(cls) === 'AttributeValue';
     const properties: Property[] = [];
     const gathered = new Map<string, ObjectNode>();

@@ -45,7 +45,7 @@ describe('packaging: pre-commit hook, GitHub Action, README workflow', function 
     assert.equal(hook.entry, 'dynalint lint --max-warnings 0');
     assert.notEqual(hook.pass_filenames, false);
     const files = new RegExp(hook.files);
-    const names = ['a.json', 'a.jsonc', 'a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.py', 'a.md', 'a.yaml', 'a.d.ts.map', 'a.pyc', 'a.json5', 'a.txt', 'Makefile'];
+    const names = ['a.json', 'a.jsonc', 'a.ts', 'a.mts', 'a.cts', 'a.tsx', 'a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.py', 'a.md', 'a.yaml', 'a.go', 'a.java', 'a.class', 'a.d.ts.map', 'a.pyc', 'a.json5', 'a.txt', 'Makefile'];
     for (const n of names) assert.equal(files.test(n), languageIdForPath(n) !== undefined, n);
     const pkg = JSON.parse(read('package.json'));
     assert.equal(pkg.bin.dynalint, './dist/cli.js');
