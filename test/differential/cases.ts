@@ -24,6 +24,10 @@ export interface DiffRequest {
   ExpressionAttributeValues?: Item;
   /** PutItem: attributes besides the key. */
   item?: Item;
+  /** The Key (or the Item's key attributes) instead of the case's own `diff#<index>` key. */
+  key?: Item;
+  /** Other request parameters sent as written: legacy ones (KeyConditions, Expected...), Select, IndexName. */
+  params?: Record<string, unknown>;
 }
 
 export interface Verdict {
@@ -1185,6 +1189,177 @@ add('[query] page with projection (total is reserved)', query('PK = :pk AND SK B
 add('[query] sort key range reversed', query('PK = :pk AND SK BETWEEN :from AND :to', { values: { ':from': { S: 'LIKE#9' }, ':to': { S: 'LIKE#0' } } }), rej('upper bound to be greater than or equal to lower bound'));
 add('[get] profile fields', get('#name, email, #loc.city', { names: { '#name': 'name', '#loc': 'location' } }), OK);
 add('[get] profile fields bare', get('name, email, location.city'), rej(RESERVED));
+
+/* Request parameters next to the expressions: legacy parameters, Select (issue 14) ------------------------------------ */
+family = 'legacy-with-expression';
+const MIX = 'Can not use both expression and non-expression parameters in the same request';
+const PK_EQ = { PK: { ComparisonOperator: 'EQ', AttributeValueList: [{ S: 'diff#legacy' }] } };
+const A_NULL = { a: { ComparisonOperator: 'NULL' } };
+const A_ABSENT = { a: { Exists: false } };
+const B_PUT = { b: { Action: 'PUT', Value: { S: 'x' } } };
+const LEGACY_NOTE = 'Developer guide, "Legacy conditional parameters": do not combine legacy parameters and expression parameters in a single call, or DynamoDB returns a ValidationException; DynamoDB Local accepts KeyConditions next to FilterExpression or ProjectionExpression.';
+const withParams = (r: DiffRequest, params: Record<string, unknown>): DiffRequest => ({ ...r, params });
+const legacyQuery = (params: Record<string, unknown>, fields: Fields = {}, o: Opts = {}): DiffRequest => withParams(build('Query', fields, o), { KeyConditions: PK_EQ, ...params });
+const legacyScan = (params: Record<string, unknown>, fields: Fields = {}, o: Opts = {}): DiffRequest => withParams(build('Scan', fields, o), params);
+add('Query KeyConditionExpression + KeyConditions', withParams(query('PK = :pk'), { KeyConditions: PK_EQ }), rej(MIX));
+add('Query KeyConditionExpression + QueryFilter', withParams(query('PK = :pk'), { QueryFilter: A_NULL }), rej(MIX));
+add('Query KeyConditionExpression + AttributesToGet', withParams(query('PK = :pk'), { AttributesToGet: ['a'] }), rej(MIX));
+add('Query KeyConditionExpression + ConditionalOperator', withParams(query('PK = :pk'), { ConditionalOperator: 'AND' }), rej(MIX));
+add('Query KeyConditions + QueryFilter + FilterExpression', legacyQuery({ QueryFilter: A_NULL }, { FilterExpression: 'a = :v' }), rej(MIX));
+add('Query KeyConditions + FilterExpression', legacyQuery({}, { FilterExpression: 'a = :v' }), OK, { documentedDeparture: true, note: LEGACY_NOTE });
+add('Query KeyConditions + ProjectionExpression', legacyQuery({}, { ProjectionExpression: 'a' }), OK, { documentedDeparture: true, note: LEGACY_NOTE });
+add('Query KeyConditions alone', legacyQuery({}), OK);
+add('Query KeyConditions + QueryFilter + AttributesToGet', legacyQuery({ QueryFilter: A_NULL, AttributesToGet: ['a'] }), OK);
+add('Scan FilterExpression + ScanFilter', withParams(scan('a = :v'), { ScanFilter: A_NULL }), rej(MIX));
+add('Scan FilterExpression + AttributesToGet', withParams(scan('a = :v'), { AttributesToGet: ['a'] }), rej(MIX));
+add('Scan ProjectionExpression + AttributesToGet', withParams(scanProjection('a'), { AttributesToGet: ['a'] }), rej(MIX));
+add('Scan ScanFilter alone', legacyScan({ ScanFilter: A_NULL }), OK);
+add('Scan ScanFilter + ExpressionAttributeNames', legacyScan({ ScanFilter: A_NULL }, {}, { exactNames: { '#a': 'a' } }), rej('ExpressionAttributeNames can only be specified when using expressions'));
+add('Scan ScanFilter + ExpressionAttributeValues', legacyScan({ ScanFilter: A_NULL }, {}, { exactValues: { ':a': { S: 'a' } } }), rej('ExpressionAttributeValues can only be specified when using expressions'));
+add('Scan ExpressionAttributeNames alone', legacyScan({}, {}, { exactNames: { '#a': 'a' } }), rej('ExpressionAttributeNames can only be specified when using expressions'));
+add('GetItem ProjectionExpression + AttributesToGet', withParams(get('a'), { AttributesToGet: ['a'] }), rej(MIX));
+add('GetItem AttributesToGet alone', withParams(build('GetItem', {}), { AttributesToGet: ['a'] }), OK);
+add('GetItem AttributesToGet + ExpressionAttributeNames', withParams(build('GetItem', {}, { exactNames: { '#a': 'a' } }), { AttributesToGet: ['a'] }), rej('ExpressionAttributeNames can only be specified when using expressions'));
+add('PutItem ConditionExpression + Expected', withParams(put('attribute_not_exists(a)'), { Expected: A_ABSENT }), rej(MIX));
+add('PutItem ConditionExpression + ConditionalOperator', withParams(put('attribute_not_exists(a)'), { ConditionalOperator: 'AND' }), rej(MIX));
+add('PutItem Expected alone', withParams(build('PutItem', {}), { Expected: A_ABSENT }), OK);
+add('PutItem Expected + ExpressionAttributeNames', withParams(build('PutItem', {}, { exactNames: { '#a': 'a' } }), { Expected: A_ABSENT }), rej('ExpressionAttributeNames can only be specified when using expressions'));
+add('UpdateItem UpdateExpression + AttributeUpdates', withParams(update('SET a = :v'), { AttributeUpdates: B_PUT }), rej(MIX));
+add('UpdateItem UpdateExpression + Expected', withParams(update('SET a = :v'), { Expected: A_ABSENT }), rej(MIX));
+add('UpdateItem ConditionExpression + AttributeUpdates', withParams(build('UpdateItem', { ConditionExpression: 'attribute_not_exists(a)' }), { AttributeUpdates: B_PUT }), rej(MIX));
+add('UpdateItem two expressions + AttributeUpdates and Expected', withParams(updateIf('SET a = :v', 'attribute_not_exists(q)'), { AttributeUpdates: B_PUT, Expected: A_ABSENT }), rej(MIX));
+add('UpdateItem AttributeUpdates + Expected', withParams(build('UpdateItem', {}), { AttributeUpdates: B_PUT, Expected: A_ABSENT }), OK);
+add('DeleteItem ConditionExpression + Expected', withParams(del('attribute_not_exists(a)'), { Expected: A_ABSENT }), rej(MIX));
+add('DeleteItem Expected alone', withParams(build('DeleteItem', {}), { Expected: A_ABSENT }), OK);
+
+family = 'select';
+const NOT_WITH = (what: string) => `Cannot specify the ProjectionExpression when choosing to get ${what}`;
+const SPECIFIC_NEEDS = 'Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES';
+const SELECT_VALUE = 'Select must be ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT, or SPECIFIC_ATTRIBUTES';
+const selectScan = (Select: string, fields: Fields = {}, extra: Record<string, unknown> = {}) => withParams(build('Scan', fields), { Select, ...extra });
+const selectQuery = (Select: string, fields: Fields = {}) => withParams(query('PK = :pk', { projection: fields.ProjectionExpression, filter: fields.FilterExpression }), { Select });
+add('Scan ALL_ATTRIBUTES + ProjectionExpression', selectScan('ALL_ATTRIBUTES', { ProjectionExpression: 'a' }), rej(NOT_WITH('ALL_ATTRIBUTES')));
+add('Scan COUNT + ProjectionExpression', selectScan('COUNT', { ProjectionExpression: 'a' }), rej(NOT_WITH('only the Count')));
+add('Scan ALL_PROJECTED_ATTRIBUTES + ProjectionExpression', selectScan('ALL_PROJECTED_ATTRIBUTES', { ProjectionExpression: 'a' }), rej(NOT_WITH('ALL_PROJECTED_ATTRIBUTES')));
+add('Query COUNT + ProjectionExpression', selectQuery('COUNT', { ProjectionExpression: 'a' }), rej(NOT_WITH('only the Count')));
+add('Query ALL_ATTRIBUTES + ProjectionExpression', selectQuery('ALL_ATTRIBUTES', { ProjectionExpression: 'a, b' }), rej(NOT_WITH('ALL_ATTRIBUTES')));
+add('Scan ALL_PROJECTED_ATTRIBUTES without IndexName', selectScan('ALL_PROJECTED_ATTRIBUTES'), rej('ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName'));
+add('Query ALL_PROJECTED_ATTRIBUTES without IndexName', selectQuery('ALL_PROJECTED_ATTRIBUTES'), rej('ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName'));
+add('Scan SPECIFIC_ATTRIBUTES without a projection', selectScan('SPECIFIC_ATTRIBUTES'), rej(SPECIFIC_NEEDS));
+add('Query SPECIFIC_ATTRIBUTES without a projection', selectQuery('SPECIFIC_ATTRIBUTES', { FilterExpression: 'a = :v' }), rej(SPECIFIC_NEEDS));
+add('Scan SPECIFIC_ATTRIBUTES + ProjectionExpression', selectScan('SPECIFIC_ATTRIBUTES', { ProjectionExpression: 'a' }), OK);
+add('Scan SPECIFIC_ATTRIBUTES + AttributesToGet', selectScan('SPECIFIC_ATTRIBUTES', {}, { AttributesToGet: ['a'] }), OK);
+add('Scan ALL_ATTRIBUTES', selectScan('ALL_ATTRIBUTES'), OK);
+add('Scan COUNT', selectScan('COUNT'), OK);
+add('Query COUNT + FilterExpression', selectQuery('COUNT', { FilterExpression: 'a = :v' }), OK);
+add('Scan ALL_ATTRIBUTES + AttributesToGet', selectScan('ALL_ATTRIBUTES', {}, { AttributesToGet: ['a'] }), rej('Cannot specify the AttributesToGet when choosing to get ALL_ATTRIBUTES'));
+add('Query COUNT + AttributesToGet', legacyQuery({ Select: 'COUNT', AttributesToGet: ['a'] }), rej('Cannot specify the AttributesToGet when choosing to get only the Count'));
+add('Scan Select ALL', selectScan('ALL'), rej(SELECT_VALUE));
+add('Scan Select count (lower case)', selectScan('count'), rej(SELECT_VALUE));
+
+/* Malformed attribute values (low-level) ------------------------------------------------------------------------------ */
+family = 'attribute-values';
+const EMPTY_AV = 'Supplied AttributeValue is empty, must contain exactly one of the supported datatypes';
+const TWO_TYPES = 'Supplied AttributeValue has more than one datatypes set';
+const NULL_FALSE = 'Null attribute value types must have the value of true';
+const av = (x: unknown) => x as AttributeValue;
+for (const [label, x, verdict] of [
+  ['{}', av({}), rej(EMPTY_AV)],
+  ['two types', av({ S: 'a', N: '1' }), rej(TWO_TYPES)],
+  ['an unknown type key', av({ X: 'a' }), rej(EMPTY_AV)],
+  ['a lower-case type key', av({ s: 'a' }), rej(EMPTY_AV)],
+  ['NULL: false', av({ NULL: false }), rej(NULL_FALSE)],
+  ['NULL: true', { NULL: true }, OK],
+  ['{} inside a list', av({ L: [{}] }), rej(EMPTY_AV)],
+  ['two types inside a map', av({ M: { b: { S: 'x', BOOL: true } } }), rej(TWO_TYPES)],
+  ['NULL: false inside a map', av({ M: { b: { NULL: false } } }), rej(NULL_FALSE)],
+  ['BOOL: "true" (a string)', av({ BOOL: 'true' }), OK],
+  ['S: 5 (a JSON number)', av({ S: 5 }), OK],
+] as [string, AttributeValue, Verdict][]) {
+  add(`PutItem Item attribute ${label}`, build('PutItem', {}, { item: { a: x } }), verdict);
+  if (label.includes('inside') || label.includes('JSON')) continue; // one context is enough for these
+  add(`UpdateItem SET a = :v with ${label}`, update('SET a = :v', { values: { ':v': x } }), verdict);
+}
+add('PutItem Item attribute {} with a failing condition', put('attribute_exists(zz)', { item: { a: av({}) } }), rej(EMPTY_AV));
+add('UpdateItem SET a = :v with {} and a failing condition', updateIf('SET a = :v', 'attribute_exists(zz)', { values: { ':v': av({}) } }), rej(EMPTY_AV));
+add('Query key condition value {}', query('PK = :pk', { values: { ':pk': av({}) } }), rej(EMPTY_AV));
+add('Scan filter value NULL: false', scan('a = :v', { values: { ':v': av({ NULL: false }) } }), rej(NULL_FALSE));
+add('UpdateItem Key value {}', { ...update('SET a = :v'), key: { PK: av({}), SK: { S: 'x' } } }, rej(EMPTY_AV));
+add('UpdateItem Key value with two types', { ...update('SET a = :v'), key: { PK: av({ S: 'a', N: '1' }), SK: { S: 'x' } } }, rej(TWO_TYPES));
+add('GetItem Key value NULL: false', { ...build('GetItem', {}), key: { PK: av({ NULL: false }), SK: { S: 'x' } } }, rej(NULL_FALSE));
+add('GetItem Key value with an unknown type key', { ...build('GetItem', {}), key: { PK: av({ X: 'a' }), SK: { S: 'x' } } }, rej(EMPTY_AV));
+add('DeleteItem Key value {} with a failing condition', { ...del('attribute_exists(zz)'), key: { PK: av({ X: 'y' }), SK: { S: 'x' } } }, rej(EMPTY_AV));
+
+/* SET arithmetic on two literal numbers ------------------------------------------------------------------------------- */
+family = 'literal-arithmetic';
+const N38 = '9'.repeat(38);
+const nums = (a: string, b: string): Opts => ({ values: { ':x': { N: a }, ':y': { N: b } } });
+updates([
+  ['SET a = :x + :y', rej(DIGITS), nums(N38, N38)],
+  ['SET a = :x - :y', rej(DIGITS), nums(N38, '0.5')],
+  ['SET a = :x + :y ', rej(DIGITS), nums('1' + '0'.repeat(37), '0.1')],
+  ['SET a = :x + :y  ', OK, nums('5', '5')],
+  ['SET a = :x + :y   ', OK, nums('0.1', '1e-37')],
+  ['SET a = :x + :y    ', OK, nums('0.1', '1e-38')],
+  ['SET a = :x + :y     ', rej(DIGITS), nums('1e100', '1e-100')],
+  ['SET a = :x - :y ', OK, nums(N38, N38)],
+  ['SET a = :x + :y      ', rej('Number overflow'), nums('9e125', '9e125')],
+  ['SET a = :x - :y  ', rej('Number underflow'), nums('2e-130', '1.5e-130')],
+  ['SET a = :x + :x', rej(DIGITS), { values: { ':x': { N: N38 } } }],
+  ['SET a = (:x) + :x', rej(DIGITS), { values: { ':x': { N: N38 } } }],
+  ['SET c = :s, a = :x + :y', rej(DIGITS), nums(N38, N38)],
+  ['SET a = if_not_exists(a, :x) + :y', OK, nums(N38, '1')],
+]);
+add('SET a = :x + :y past 38 digits, failing condition', updateIf('SET a = :x + :y', 'attribute_exists(zz)', nums(N38, N38)), OK);
+add('SET a = :x + :y past 38 digits, condition holding on this item', updateIf('SET a = :x + :y', 'attribute_not_exists(zz)', nums(N38, N38)), onItem(DIGITS));
+
+/* Values nested deeper than 32 levels --------------------------------------------------------------------------------- */
+family = 'value-depth';
+const TOO_DEEP = 'Nesting Levels have exceeded supported limits';
+/** `n` nested lists around a string / around an empty list / around a number set. */
+const lists = (n: number): AttributeValue => (n === 0 ? { S: 'x' } : { L: [lists(n - 1)] });
+const emptyLists = (n: number): AttributeValue => (n === 1 ? { L: [] } : { L: [emptyLists(n - 1)] });
+const setInLists = (n: number): AttributeValue => (n === 0 ? { NS: ['1'] } : { L: [setInLists(n - 1)] });
+const maps = (n: number): AttributeValue => (n === 0 ? { S: 'x' } : { M: { a: maps(n - 1) } });
+add('PutItem attribute with 31 nested lists', build('PutItem', {}, { item: { a: lists(31) } }), OK);
+add('PutItem attribute with 32 nested lists', build('PutItem', {}, { item: { a: lists(32) } }), rej(TOO_DEEP));
+add('PutItem attribute with 32 nested maps', build('PutItem', {}, { item: { a: maps(32) } }), rej(TOO_DEEP));
+add('PutItem attribute with 32 nested lists, failing condition', put('attribute_exists(zz)', { item: { a: lists(32) } }), rej(TOO_DEEP));
+add('SET a = :v with 31 nested lists', update('SET a = :v', { values: { ':v': lists(31) } }), OK);
+add('SET a = :v with 32 nested lists', update('SET a = :v', { values: { ':v': lists(32) } }), rej(TOO_DEEP));
+add('SET a = :v with 33 nested lists', update('SET a = :v', { values: { ':v': lists(33) } }), rej(TOO_DEEP));
+add('SET a = :v with 32 nested lists, the last empty', update('SET a = :v', { values: { ':v': emptyLists(32) } }), rej(TOO_DEEP));
+add('SET a = :v with 33 nested lists, the last empty', update('SET a = :v', { values: { ':v': emptyLists(33) } }), rej(TOO_DEEP));
+add('SET a = :v with a set in 31 nested lists', update('SET a = :v', { values: { ':v': setInLists(31) } }), OK);
+add('SET a = :v with a set in 32 nested lists', update('SET a = :v', { values: { ':v': setInLists(32) } }), rej(TOO_DEEP));
+add('SET a = :v with 32 nested lists, failing condition', updateIf('SET a = :v', 'attribute_exists(zz)', { values: { ':v': lists(32) } }), OK);
+add('SET a = :v with 33 nested lists, failing condition', updateIf('SET a = :v', 'attribute_exists(zz)', { values: { ':v': lists(33) } }), rej(TOO_DEEP));
+add('SET a = if_not_exists(a, :v) with 32 nested lists', update('SET a = if_not_exists(a, :v)', { values: { ':v': lists(32) } }), onItem(TOO_DEEP));
+add('SET a = if_not_exists(a, :v) with 32 nested lists, a present', update('SET a = if_not_exists(a, :v)', { values: { ':v': lists(32) } }), OK, { seed: { a: { S: 'x' } } });
+add('SET a = list_append(:v, :w) with 31 nested lists each', update('SET a = list_append(:v, :w)', { values: { ':v': lists(31), ':w': lists(31) } }), OK);
+add('condition value with 32 nested lists', updateIf('SET b = :s', 'a <> :v', { values: { ':v': lists(32) } }), OK);
+add('condition value with 33 nested lists', updateIf('SET b = :s', 'a <> :v', { values: { ':v': lists(33) } }), rej(TOO_DEEP));
+add('filter value with 32 nested lists', scan('a = :v', { values: { ':v': lists(32) } }), OK);
+add('filter value with 33 nested lists', scan('a = :v', { values: { ':v': lists(33) } }), rej(TOO_DEEP));
+add('PutItem condition value with 33 nested lists', put('a <> :v', { values: { ':v': lists(33) } }), rej(TOO_DEEP));
+
+/* Item size ---------------------------------------------------------------------------------------------------------- */
+family = 'item-size';
+const TOO_LARGE = 'Item size has exceeded the maximum allowed size';
+/** A PutItem of exactly `bytes` bytes (key `size#<tag>` / `x`, one attribute `a`, or `a` and `bb`). */
+const sized = (tag: string, bytes: number, split = false): DiffRequest => {
+  const key: Item = { PK: { S: `size#${tag}` }, SK: { S: 'x' } };
+  const keyBytes = 2 + `size#${tag}`.length + 2 + 1;
+  const rest = bytes - keyBytes;
+  const item: Item = split ? { a: { S: 'x'.repeat(200_000) }, bb: { S: 'x'.repeat(rest - 200_001 - 2) } } : { a: { S: 'x'.repeat(rest - 1) } };
+  return { ...build('PutItem', {}, { item }), key };
+};
+add('PutItem of 409,600 bytes', sized('1', 409_600), OK);
+add('PutItem of 409,601 bytes', sized('2', 409_601), rej(TOO_LARGE));
+add('PutItem of 409,600 bytes in two attributes', sized('3', 409_600, true), OK);
+add('PutItem of 409,601 bytes in two attributes', sized('4', 409_601, true), rej(TOO_LARGE));
+add('PutItem of 500 KB', sized('5', 512_000), rej(TOO_LARGE));
+add('PutItem of 500 KB, failing condition', { ...sized('6', 512_000), ConditionExpression: 'attribute_exists(zz)' }, rej(TOO_LARGE));
 
 /** Case names must be unique: they key test-results/differential-mismatches.json. */
 export function assertUniqueNames(cases: DiffCase[]): void {

@@ -22,9 +22,9 @@ interface Judgement {
   crash?: string;
 }
 
-function judge(c: DiffCase): Judgement {
+function judge(c: DiffCase, index: number): Judgement {
   try {
-    return { findings: validateRequest(toExpressionRequest(c.request)) };
+    return { findings: validateRequest(toExpressionRequest(c.request, index)) };
   } catch (e) {
     return { findings: [], crash: e instanceof Error ? (e.stack ?? e.message) : String(e) };
   }
@@ -77,7 +77,7 @@ describe('differential: DynamoDB Local and the validator agree', function () {
     await createDiffTable(local.client);
     const client = local.client;
     seen = await pool(CASES, IN_FLIGHT, (c, i) => runOnLocal(client, c, i));
-    judged = CASES.map(judge);
+    judged = CASES.map((c, i) => judge(c, i));
     writeMismatches(seen, judged);
   });
 

@@ -12,7 +12,9 @@ import {
   ScanCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { ExpressionRequest, ValueInfo } from '../../server/src/expression/api';
+import { LEGACY_PARAMETERS, type ExpressionRequest, type ValueInfo } from '../../server/src/expression/api';
+import { numberSize } from '../../server/src/cost/size';
+import { utf8Length } from '../../server/src/expression/lexer';
 import type { ExpressionField } from '../../server/src/expression/ast';
 import type { DiffCase, DiffRequest, Verdict } from './cases';
 import { createPkSkTable } from '../../scripts/dynamodb-local';
@@ -47,12 +49,13 @@ function common(r: DiffRequest) {
   for (const k of EXPRESSION_KEYS) if (r[k] !== undefined) out[k] = r[k];
   if (r.ExpressionAttributeNames !== undefined) out.ExpressionAttributeNames = r.ExpressionAttributeNames;
   if (r.ExpressionAttributeValues !== undefined) out.ExpressionAttributeValues = r.ExpressionAttributeValues;
+  Object.assign(out, r.params ?? {});
   return out;
 }
 
 /** The SDK input actually sent for a case (the key is derived from the case's index). */
 export function sdkInput(c: DiffCase, index: number): Record<string, unknown> {
-  const key = keyOf(index);
+  const key = c.request.key ?? keyOf(index);
   const base = common(c.request);
   switch (c.request.op) {
     case 'PutItem':
@@ -128,10 +131,16 @@ export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index:
   return out;
 }
 
-/** Everything the request states about a literal value: scalar text, binary bytes, collection elements. */
+const TYPE_KEYS = ['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS'];
+
+/** Everything the request states about a literal value: scalar text, binary bytes, collection elements, malformations. */
 function valueInfo(v: AttributeValue): ValueInfo {
-  if (v.N !== undefined) return { type: 'N', text: v.N };
-  if (v.S !== undefined) return { type: 'S', text: v.S };
+  const types = Object.keys(v).filter((k) => TYPE_KEYS.includes(k) && (v as unknown as Record<string, unknown>)[k] !== undefined);
+  if (!types.length) return { type: 'unknown', malformed: 'empty' };
+  if (types.length > 1) return { type: 'unknown', malformed: 'multiple' };
+  if (v.NULL === false) return { type: 'NULL', malformed: 'null-false' };
+  if (v.N !== undefined) return { type: 'N', text: String(v.N) };
+  if (v.S !== undefined) return { type: 'S', text: String(v.S) };
   if (v.B !== undefined) return { type: 'B', bytes: v.B };
   if (v.SS) return { type: 'SS', items: v.SS.map((text) => ({ type: 'S', text })) };
   if (v.NS) return { type: 'NS', items: v.NS.map((text) => ({ type: 'N', text })) };
@@ -141,8 +150,26 @@ function valueInfo(v: AttributeValue): ValueInfo {
   return { type: v.BOOL !== undefined ? 'BOOL' : v.NULL !== undefined ? 'NULL' : 'unknown' };
 }
 
+/** An attribute value's size in bytes (developer guide, "Item sizes"; numbers as DynamoDB encodes them, see cost/size.ts). */
+function attributeSize(v: AttributeValue): number {
+  if (v.S !== undefined) return utf8Length(String(v.S));
+  if (v.N !== undefined) return numberSize(String(v.N)) ?? 0;
+  if (v.B !== undefined) return v.B.length;
+  if (v.BOOL !== undefined || v.NULL !== undefined) return 1;
+  if (v.SS) return v.SS.reduce((n, s) => n + utf8Length(s), 0);
+  if (v.NS) return v.NS.reduce((n, s) => n + (numberSize(s) ?? 0), 0);
+  if (v.BS) return v.BS.reduce((n, b) => n + b.length, 0);
+  if (v.L) return 3 + v.L.reduce((n, e) => n + 1 + attributeSize(e), 0);
+  if (v.M) return 3 + Object.entries(v.M).reduce((n, [k, e]) => n + 1 + utf8Length(k) + attributeSize(e), 0);
+  return 0;
+}
+
+function itemBytes(item: Record<string, AttributeValue>): number {
+  return Object.entries(item).reduce((n, [k, v]) => n + utf8Length(k) + attributeSize(v), 0);
+}
+
 /** The validator's view of a case's request: the expressions, the two maps, and the table's key attributes. */
-export function toExpressionRequest(r: DiffRequest): ExpressionRequest {
+export function toExpressionRequest(r: DiffRequest, index = 0): ExpressionRequest {
   const expressions: ExpressionRequest['expressions'] = {};
   for (const k of EXPRESSION_KEYS) if (r[k] !== undefined) expressions[k] = r[k];
   const req: ExpressionRequest = { operation: r.op, expressions, keyAttributes: KEY_ATTRIBUTES };
@@ -151,6 +178,19 @@ export function toExpressionRequest(r: DiffRequest): ExpressionRequest {
     const map: Record<string, ValueInfo> = {};
     for (const [k, v] of Object.entries(r.ExpressionAttributeValues)) map[k] = valueInfo(v);
     req.values = { map, complete: true };
+  }
+  const params = r.params ?? {};
+  const legacy = LEGACY_PARAMETERS.filter((l) => params[l] !== undefined);
+  if (legacy.length) req.legacy = legacy;
+  if (typeof params.Select === 'string') req.select = params.Select;
+  req.indexName = params.IndexName !== undefined;
+  req.complete = true;
+  const key = r.key ?? keyOf(index);
+  if (r.op !== 'Query' && r.op !== 'Scan') req.key = Object.fromEntries(Object.entries(key).map(([k, v]) => [k, valueInfo(v)]));
+  if (r.op === 'PutItem') {
+    const item = { ...key, ...(r.item ?? {}) };
+    req.item = Object.fromEntries(Object.entries(r.item ?? {}).map(([k, v]) => [k, valueInfo(v)]));
+    req.itemBytes = itemBytes(item);
   }
   return req;
 }

@@ -29,7 +29,17 @@ export interface ValueInfo {
    * 38-digit checks inside collections. Absent when unknown.
    */
   items?: ValueInfo[];
+  /**
+   * A low-level attribute value DynamoDB cannot read, whatever else it holds: no data type (`{}`, or only keys that are
+   * not types), two data types (`{S: "a", N: "1"}`), or `NULL: false`. Only set when the literal shows it in full.
+   */
+  malformed?: 'empty' | 'multiple' | 'null-false';
 }
+
+/** The legacy (non-expression) parameters DynamoDB refuses next to an expression parameter. */
+export const LEGACY_PARAMETERS = ['KeyConditions', 'QueryFilter', 'ScanFilter', 'AttributesToGet', 'Expected', 'AttributeUpdates', 'ConditionalOperator'] as const;
+export type LegacyParameter = (typeof LEGACY_PARAMETERS)[number];
+
 
 export interface ExpressionRequest {
   operation: RequestOperation;
@@ -53,14 +63,31 @@ export interface ExpressionRequest {
    * queried). Enables key-update, key-condition and Query-filter checks.
    */
   keyAttributes?: { partition?: string; sort?: string; all: string[] };
+  /** The literal attribute values of `Key`, by attribute name (checked for malformed values). */
+  key?: Record<string, ValueInfo>;
+  /** Legacy parameters the request sets with a literal value (a variable may be undefined: not listed). */
+  legacy?: LegacyParameter[];
+  /** `Select`, when it is a literal string. */
+  select?: string;
+  /** Whether the request sets `IndexName` (any value); absent when unknown (a spread may set it). */
+  indexName?: boolean;
+  /**
+   * true when the request literal shows every parameter it sends (no spread, no later assignment): then a parameter it
+   * lacks is absent. Checks that need an absence (Select SPECIFIC_ATTRIBUTES without a projection) need it.
+   */
+  complete?: boolean;
+  /** PutItem: the size of the literal `Item` in bytes (a lower bound when parts of it are not literal). Absent when the Item has spreads. */
+  itemBytes?: number;
 }
 
 /** Where a finding points: inside one expression string, or at one key of the names/values map (or of a Put's Item), or at a map itself. */
 export type FindingLocation =
   | { field: ExpressionField; start: number; end: number }
   | { field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues'; key?: string }
-  /** An attribute of a PutItem's `Item` (its value literal is invalid). */
-  | { field: 'Item'; key: string };
+  /** An attribute of a PutItem's `Item` or of the `Key` (its value literal is invalid); the map itself without key. */
+  | { field: 'Item' | 'Key'; key?: string }
+  /** A request parameter (`Select`, a legacy parameter) as a whole. */
+  | { field: 'Select' | LegacyParameter; key?: undefined };
 
 export interface ExpressionFinding {
   /** Stable id, kebab-case (`reserved-word`, `undefined-value`...); listed in `EXPRESSION_FINDINGS`. */

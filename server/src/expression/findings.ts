@@ -1,6 +1,8 @@
 /**
  * Every finding the expression validator can emit. Ids are stable public names (rules and suppression comments use
- * them). All are Errors: each one is a ValidationException DynamoDB raises before it looks at the item.
+ * them). All are Errors: each one is a ValidationException DynamoDB raises whatever the item holds. (A finding the item's
+ * condition can pre-empt, such as SET arithmetic past 38 digits next to a ConditionExpression, is emitted as a Warning:
+ * the request then either fails its condition or is rejected.)
  */
 import type { FindingMeta } from './api';
 
@@ -46,6 +48,11 @@ export const EXPRESSION_FINDINGS: FindingMeta[] = [
   { id: 'empty-set', defaultSeverity: E, description: 'A set value (SS, NS, BS) with no elements.' },
   { id: 'duplicate-set-elements', defaultSeverity: E, description: 'A set value (SS, NS, BS) that repeats an element (numbers compare by value: 1, 1.0 and 1e0 are one number).' },
   { id: 'invalid-number', defaultSeverity: E, description: 'A number value that is not a number or is out of DynamoDB\'s range (1E-130 to 9.99E+125).' },
+  { id: 'invalid-attribute-value', defaultSeverity: E, description: 'A low-level attribute value with no data type ({} or an unknown type key), two data types ({S: "a", N: "1"}), or NULL: false.' },
+  { id: 'value-too-deep', defaultSeverity: E, description: 'A literal value nested deeper than DynamoDB stores (32 levels): an item attribute, an ExpressionAttributeValues entry, or a SET value.' },
+  { id: 'item-too-large', defaultSeverity: E, description: 'A PutItem whose literal Item is larger than 400 KB (409,600 bytes).' },
+  { id: 'legacy-with-expression', defaultSeverity: E, description: 'A legacy parameter (KeyConditions, QueryFilter, ScanFilter, AttributesToGet, Expected, AttributeUpdates, ConditionalOperator) next to an expression parameter.' },
+  { id: 'invalid-select', defaultSeverity: E, description: 'A Select DynamoDB refuses: an unknown value, ALL_ATTRIBUTES / COUNT / ALL_PROJECTED_ATTRIBUTES with a projection, SPECIFIC_ATTRIBUTES without one, ALL_PROJECTED_ATTRIBUTES without IndexName.' },
 ];
 
 export type ExpressionFindingId =
@@ -87,4 +94,9 @@ export type ExpressionFindingId =
   | 'number-precision'
   | 'empty-set'
   | 'duplicate-set-elements'
-  | 'invalid-number';
+  | 'invalid-number'
+  | 'invalid-attribute-value'
+  | 'value-too-deep'
+  | 'item-too-large'
+  | 'legacy-with-expression'
+  | 'invalid-select';

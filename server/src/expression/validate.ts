@@ -4,7 +4,7 @@
  * Each finding is an Error by the project's convention (DynamoDB rejects the request whatever the item holds).
  */
 import type { AttrType } from '../extract/model';
-import type { ExpressionFinding, ExpressionRequest, ValueInfo } from './api';
+import { LEGACY_PARAMETERS, type ExpressionFinding, type ExpressionRequest, type FindingLocation, type ValueInfo } from './api';
 import {
   EXPRESSION_FIELDS,
   type ConditionNode,
@@ -17,7 +17,7 @@ import {
 } from './ast';
 import type { ExpressionFindingId } from './findings';
 import { Token, utf8Length } from './lexer';
-import { compareBytes, compareNumbers, compareStrings, numberKey, numberProblem } from './numbers';
+import { compareBytes, compareNumbers, compareStrings, numberKey, numberProblem, parseDecimal } from './numbers';
 import { KIND_FIELD, parseExpression } from './parser';
 import { isReservedWord } from './reserved-words';
 
@@ -28,7 +28,47 @@ export const LIMITS = {
   operators: 300,
   pathDepth: 32,
   listIndex: 2147483647,
+  /** Nested lists/maps in an item attribute value (a 32nd would hold level 33). */
+  itemContainers: 31,
+  /** Nested lists/maps DynamoDB accepts in an ExpressionAttributeValues entry. */
+  valueContainers: 32,
+  itemBytes: 409600,
 } as const;
+
+const SELECT_VALUES = ['ALL_ATTRIBUTES', 'ALL_PROJECTED_ATTRIBUTES', 'COUNT', 'SPECIFIC_ATTRIBUTES'];
+/** DynamoDB's words for a Select in "Cannot specify ... when choosing to get ...". */
+const SELECT_WORDS: Record<string, string> = { ALL_ATTRIBUTES: 'ALL_ATTRIBUTES', COUNT: 'only the Count', ALL_PROJECTED_ATTRIBUTES: 'ALL_PROJECTED_ATTRIBUTES' };
+/** Expression parameters in the order DynamoDB lists them. */
+const EXPRESSION_ORDER: ExpressionField[] = ['UpdateExpression', 'ConditionExpression', 'KeyConditionExpression', 'FilterExpression', 'ProjectionExpression'];
+
+/** How many lists/maps are nested in a value (`{L: [{M: {}}]}`: 2); sets and scalars add none. Iterative. */
+export function containerDepth(top: ValueInfo): number {
+  let max = 0;
+  const stack: [ValueInfo, number][] = [[top, 0]];
+  while (stack.length) {
+    const [v, above] = stack.pop() as [ValueInfo, number];
+    if (v.type !== 'L' && v.type !== 'M') continue;
+    max = Math.max(max, above + 1);
+    for (const i of v.items ?? []) stack.push([i, above + 1]);
+  }
+  return max;
+}
+
+/** The exact sum (or difference) of two DynamoDB numbers as number text (`123e-2`); undefined if either is not a number. */
+export function exactSum(a: string, b: string, op: '+' | '-'): string | undefined {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  if (!x || !y) return undefined;
+  // value = digits * 10^(exponent - digits.length)
+  const scaled = (d: NonNullable<typeof x>) => ({ n: d.digits ? BigInt(d.digits) * (d.negative ? -1n : 1n) : 0n, e: d.exponent - d.digits.length });
+  const p = scaled(x);
+  const q = scaled(y);
+  const e = Math.min(p.e, q.e);
+  const left = p.n * 10n ** BigInt(p.e - e);
+  const right = q.n * 10n ** BigInt(q.e - e);
+  const r = op === '+' ? left + right : left - right;
+  return `${r}e${e}`;
+}
 
 /** The functions DynamoDB knows (names are case-sensitive), their arity and where they belong. */
 const FUNCTIONS: Record<string, { arity: number; role: 'condition' | 'conditionOperand' | 'updateOperand' }> = {
@@ -107,13 +147,22 @@ class Validator {
     return this.req.names?.map;
   }
 
-  private add(id: ExpressionFindingId, span: Span, message: string, data?: Record<string, unknown>): void {
-    this.findings.push({ id, severity: 'error', message, location: { field: this.field, start: span.start, end: span.end }, ...(data ? { data } : {}) });
+  private add(id: ExpressionFindingId, span: Span, message: string, data?: Record<string, unknown>, severity: 'error' | 'warning' = 'error'): void {
+    this.findings.push({ id, severity, message, location: { field: this.field, start: span.start, end: span.end }, ...(data ? { data } : {}) });
   }
 
-  private addAt(id: ExpressionFindingId, field: 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'Item', key: string | undefined, message: string, data?: Record<string, unknown>): void {
-    const location = field === 'Item' ? { field, key: key ?? '' } : key === undefined ? { field } : { field, key };
+  private addAt(id: ExpressionFindingId, field: Exclude<FindingLocation['field'], ExpressionField>, key: string | undefined, message: string, data?: Record<string, unknown>): void {
+    const location = (key === undefined ? { field } : { field, key }) as FindingLocation;
     this.findings.push({ id, severity: 'error', message, location, ...(data ? { data } : {}) });
+  }
+
+  /**
+   * An Error, or a Warning when the request has a ConditionExpression: DynamoDB checks the condition first (a failed
+   * one answers ConditionalCheckFailedException), so the rejection depends on the item, but the request never succeeds.
+   */
+  private get afterCondition(): 'error' | 'warning' {
+    const c = this.req.expressions.ConditionExpression !== undefined || (this.req.unknownExpressions ?? []).includes('ConditionExpression');
+    return c ? 'warning' : 'error';
   }
 
   /** DynamoDB's message prefix for this expression. */
@@ -146,8 +195,49 @@ class Validator {
     fields.sort((a, b) => (a === 'KeyConditionExpression' ? -1 : b === 'KeyConditionExpression' ? 1 : 0));
     for (const f of fields) this.expression(f, this.req.expressions[f] as string);
     this.maps(fields.length > 0);
+    this.parameters(fields);
     for (const [k, top] of Object.entries(this.req.item ?? {})) this.valueLiteral('Item', k, top);
+    for (const [k, top] of Object.entries(this.req.key ?? {})) this.valueLiteral('Key', k, top);
+    const bytes = this.req.itemBytes;
+    if (this.req.operation === 'PutItem' && bytes !== undefined && bytes > LIMITS.itemBytes) {
+      this.addAt('item-too-large', 'Item', undefined, `This Item is ${bytes.toLocaleString('en-US')} bytes; DynamoDB stores items of at most 400 KB (409,600 bytes, attribute names included). DynamoDB: "Item size has exceeded the maximum allowed size"`, { bytes, limit: LIMITS.itemBytes });
+    }
     return this.findings;
+  }
+
+  /* ----------------------------------------------------------------------------------- request-level parameters */
+
+  /** Legacy parameters next to expressions; Select against the projection and the index. */
+  private parameters(fields: ExpressionField[]): void {
+    const legacy = this.req.legacy ?? [];
+    if (legacy.length && fields.length) {
+      const ordered = LEGACY_PARAMETERS.filter((l) => legacy.includes(l));
+      const expressions = EXPRESSION_ORDER.filter((f) => fields.includes(f));
+      const dynamo = `Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {${ordered.join(', ')}} Expression parameters: {${expressions.join(', ')}}`;
+      for (const l of ordered) {
+        this.addAt('legacy-with-expression', l, undefined, `${l} is a legacy parameter: it cannot be combined with ${expressions.join(' / ')} in one request. Use only expressions (${LEGACY_REPLACEMENT[l]}). DynamoDB: "${dynamo}"`, { parameter: l, expressions });
+      }
+    }
+    const sel = this.req.select;
+    if (sel === undefined || (this.req.operation !== 'Query' && this.req.operation !== 'Scan')) return;
+    const bad = (plain: string, dynamo: string, reason: string) => this.addAt('invalid-select', 'Select', undefined, `${plain}. DynamoDB: "${dynamo}"`, { select: sel, reason });
+    if (!SELECT_VALUES.includes(sel)) {
+      const upper = sel.toUpperCase();
+      return bad(`"${sel}" is not a Select value${SELECT_VALUES.includes(upper) ? ` (values are case-sensitive: ${upper})` : ''}`, 'Select must be ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, COUNT, or SPECIFIC_ATTRIBUTES', 'value');
+    }
+    const projection = fields.includes('ProjectionExpression');
+    const attributesToGet = legacy.includes('AttributesToGet');
+    if (sel !== 'SPECIFIC_ATTRIBUTES' && (projection || attributesToGet)) {
+      const param = projection ? 'ProjectionExpression' : 'AttributesToGet';
+      return bad(`Select ${sel} returns ${sel === 'COUNT' ? 'only the count' : 'whole items'}: it cannot take a ${param}. Use Select: SPECIFIC_ATTRIBUTES (or leave Select out) with a ${param}`, `Cannot specify the ${param} when choosing to get ${SELECT_WORDS[sel]}`, 'projection');
+    }
+    if (sel === 'ALL_PROJECTED_ATTRIBUTES' && this.req.indexName === false) {
+      return bad('Select ALL_PROJECTED_ATTRIBUTES reads the attributes projected into an index: the request needs an IndexName', 'ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName', 'index');
+    }
+    const projectionUnknown = (this.req.unknownExpressions ?? []).includes('ProjectionExpression');
+    if (sel === 'SPECIFIC_ATTRIBUTES' && !projection && !attributesToGet && !projectionUnknown && this.req.complete) {
+      return bad('Select SPECIFIC_ATTRIBUTES needs the attributes to return: add a ProjectionExpression', 'Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES', 'no-projection');
+    }
   }
 
   private expression(field: ExpressionField, text: string): void {
@@ -554,7 +644,10 @@ class Validator {
         }
         const clash = trie.add(segs, a.path);
         if (clash) this.overlap(clash.kind, clash.other, segs, a.path);
-        if (a.type === 'SET') operators += this.operand(a.value, 'value');
+        if (a.type === 'SET') {
+          operators += this.operand(a.value, 'value');
+          this.setLiteral(a.path, a.value);
+        }
         else if (a.type === 'ADD' || a.type === 'DELETE') {
           if (a.path.elements.length > 1) {
             this.add('add-delete-nested-path', a.path, `${a.type} works on top-level attributes only (AWS API reference), not on a nested path: use SET ${pathText(a.path)} = ${pathText(a.path)} + :v for a number. DynamoDB Local accepts it; DynamoDB's documentation does not.`, { operator: a.type, path: pathText(a.path) });
@@ -571,6 +664,37 @@ class Validator {
       }
     }
     this.operatorLimit(operators, u);
+  }
+
+  /**
+   * What a SET stores, when it is literal: the exact result of `:a + :b` on two literal numbers (38 digits, range), and
+   * a literal value's nesting below a top-level attribute. DynamoDB computes these after the condition.
+   */
+  private setLiteral(path: PathNode, value: Operand): void {
+    const v = unwrap(value);
+    if (v.type === 'arithmetic') {
+      const l = this.valueInfo(v.left);
+      const r = this.valueInfo(v.right);
+      if (l?.type !== 'N' || r?.type !== 'N' || l.text === undefined || r.text === undefined || numberProblem(l.text) || numberProblem(r.text)) return;
+      const sum = exactSum(l.text, r.text, v.op as '+' | '-');
+      const p = sum === undefined ? undefined : numberProblem(sum);
+      if (!p || p.kind === 'invalid') return;
+      const shown = `${l.text} ${v.op} ${r.text}`.length > 90 ? `${unwrap(v.left).type === 'value' ? (unwrap(v.left) as { name: string }).name : ''} ${v.op} ${unwrap(v.right).type === 'value' ? (unwrap(v.right) as { name: string }).name : ''}` : `${l.text} ${v.op} ${r.text}`;
+      const when = this.afterCondition === 'warning' ? ' (once the ConditionExpression holds; the request never succeeds)' : '';
+      if (p.kind === 'precision') this.add('number-precision', v, `${shown} has ${p.digits} significant digits; DynamoDB numbers hold at most 38, so it rejects this SET${when}. DynamoDB: "DynamoDB only supports precision up to 38 digits"`, { digits: p.digits }, this.afterCondition);
+      else {
+        const big = (parseDecimal(sum as string)?.exponent ?? 0) > 0;
+        this.add('invalid-number', v, `${shown} is outside DynamoDB's number range (1E-130 to 9.99E+125), so it rejects this SET${when}. DynamoDB: "${big ? 'Number overflow. Attempting to store a number with magnitude larger than supported range' : 'Number underflow. Attempting to store a number with magnitude smaller than supported range'}"`, { reason: 'range' }, this.afterCondition);
+      }
+      return;
+    }
+    if (v.type !== 'value' || path.elements.length !== 1) return;
+    const info = this.valueInfo(v);
+    // Deeper than an ExpressionAttributeValues entry may be is reported on the entry itself.
+    if (info && containerDepth(info) === LIMITS.itemContainers + 1) {
+      const when = this.afterCondition === 'warning' ? ' (once the ConditionExpression holds; the request never succeeds)' : '';
+      this.add('value-too-deep', v, `${v.name} nests ${LIMITS.itemContainers + 1} lists/maps: stored under ${pathText(path)} its innermost values would sit at level 33, and DynamoDB stores at most 32 levels${when}. DynamoDB: "Nesting Levels have exceeded supported limits"`, { placeholder: v.name, depth: LIMITS.itemContainers + 1 }, this.afterCondition);
+    }
   }
 
   private overlap(kind: 'overlap' | 'conflict', other: { segs: ResolvedSegment[]; span: Span }, segs: ResolvedSegment[], span: Span): void {
@@ -645,11 +769,29 @@ class Validator {
    * 38 digits, number syntax/range, empty sets and duplicate set elements, through nested lists/sets/maps
    * (iteratively); at most one finding per value, the first DynamoDB reports.
    */
-  private valueLiteral(label: 'ExpressionAttributeValues' | 'Item', k: string, top: ValueInfo): void {
-    const placeholder = label === 'Item' ? { attribute: k } : { placeholder: k };
-    const who = label === 'Item' ? `Item attribute ${k}` : k;
-    const dynamo = (what: string) => (label === 'Item' ? what : `${label} contains invalid value: ${what} for key ${k}`);
+  private valueLiteral(label: 'ExpressionAttributeValues' | 'Item' | 'Key', k: string, top: ValueInfo): void {
+    const placeholder = label === 'ExpressionAttributeValues' ? { placeholder: k } : { attribute: k };
+    const who = label === 'ExpressionAttributeValues' ? k : `${label} attribute ${k}`;
+    const dynamo = (what: string) => (label === 'ExpressionAttributeValues' ? `${label} contains invalid value: ${what} for key ${k}` : what);
+    const depth = containerDepth(top);
+    const limit = label === 'ExpressionAttributeValues' ? LIMITS.valueContainers : LIMITS.itemContainers;
     const stack: ValueInfo[] = [top];
+    while (stack.length) {
+      const v = stack.pop() as ValueInfo;
+      if (v.malformed) {
+        const plain = v.malformed === 'empty' ? 'has no data type (an attribute value is {S: ...}, {N: ...}, {BOOL: ...}...: exactly one type key)' : v.malformed === 'multiple' ? 'sets more than one data type: an attribute value holds exactly one' : 'is {NULL: false}: a NULL value is always {NULL: true}';
+        const what = v.malformed === 'empty' ? 'Supplied AttributeValue is empty, must contain exactly one of the supported datatypes' : v.malformed === 'multiple' ? 'Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes' : 'One or more parameter values were invalid: Null attribute value types must have the value of true';
+        this.addAt('invalid-attribute-value', label, k, `${who}${v === top ? '' : ' holds a value that'} ${plain}. DynamoDB: "${dynamo(what)}"`, { ...placeholder, reason: v.malformed });
+        return;
+      }
+      if (v.items) stack.push(...v.items);
+    }
+    if (label !== 'Key' && depth > limit) {
+      this.addAt('value-too-deep', label, k, `${who} nests ${depth} lists/maps; DynamoDB stores values at most 32 levels deep${label === 'Item' ? ' (an attribute is level 1, so at most 31 nested lists/maps)' : ''}. DynamoDB: "${dynamo('Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit')}"`, { ...placeholder, depth, limit });
+      return;
+    }
+    if (label === 'Key') return;
+    stack.push(top);
     while (stack.length) {
       const v = stack.pop() as ValueInfo;
       if (v.items) stack.push(...v.items);
@@ -729,6 +871,17 @@ class Validator {
     }
   }
 }
+
+/** How to say a legacy parameter with expressions. */
+const LEGACY_REPLACEMENT: Record<string, string> = {
+  KeyConditions: 'KeyConditionExpression',
+  QueryFilter: 'FilterExpression',
+  ScanFilter: 'FilterExpression',
+  AttributesToGet: 'ProjectionExpression',
+  Expected: 'ConditionExpression',
+  AttributeUpdates: 'UpdateExpression',
+  ConditionalOperator: 'AND / OR inside the expression',
+};
 
 /** Detects overlapping (`a` / `a.b`) and conflicting (`a[1]` / `a.b`) paths in linear time. */
 class PathTrie {

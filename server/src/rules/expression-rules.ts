@@ -8,6 +8,8 @@ import { operations } from './analysis';
 import { AttrType, ObjectNode, Range, RequestSite, StringNode, VNode, ValueStyle, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
 import type { Operation, OperationKind } from '../extract/operations';
 import { EXPRESSION_FIELDS, EXPRESSION_FINDINGS, ExpressionField, ExpressionFinding, ExpressionRequest, FindingLocation, RequestOperation, ValueInfo, validateRequest } from '../expression';
+import { LEGACY_PARAMETERS } from '../expression/api';
+import { itemSize } from '../cost/size';
 import {
   FixKind, defineNameFix, defineValueFix, mergeClausesFix, pairTypos, redundantParensFix, removeMapFix, removeUnusedFix, renamePlaceholderFix, reservedWordsFix,
 } from '../fix/expression-fixes';
@@ -42,6 +44,20 @@ const OPERATION: Partial<Record<OperationKind, RequestOperation>> = {
 const EXPRESSION_KEYS = Object.keys(EXPRESSION_FIELDS) as ExpressionField[];
 
 const SET_ITEM_KIND: Partial<Record<AttrType, VNode['kind']>> = { SS: 'string', NS: 'number', BS: 'binary' };
+const TYPE_KEYS: ReadonlySet<string> = new Set(['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS']);
+
+/**
+ * A low-level attribute value DynamoDB cannot read: no type key at all (`{}`, `{X: ...}`), two type keys with literal
+ * values (a variable may be undefined, and the SDK drops it), or `NULL: false`. Undefined when the literal is partial.
+ */
+function malformed(node: VNode): ValueInfo['malformed'] {
+  if (node.kind !== 'object' || !node.complete) return undefined;
+  const types = node.properties.filter((p) => TYPE_KEYS.has(p.key));
+  if (!types.length) return 'empty';
+  if (types.filter((p) => p.value.kind !== 'unknown').length > 1) return 'multiple';
+  if (types.length === 1 && types[0].key === 'NULL' && types[0].value.kind === 'bool' && !types[0].value.value) return 'null-false';
+  return undefined;
+}
 
 /**
  * The validator's view of a value literal: type, scalar text and, for a fully known list, set or map, its elements
@@ -51,6 +67,8 @@ export function valueInfo(node: VNode, style: ValueStyle): ValueInfo {
   const type = attrType(node, style);
   const text = scalarText(node, style);
   const info: ValueInfo = text === undefined ? { type } : { type, text };
+  const bad = style === 'low-level' ? malformed(node) : undefined;
+  if (bad) info.malformed = bad;
   const inner = style === 'low-level' && node.kind === 'object' && node.properties.length === 1 ? node.properties[0].value : node;
   if (style === 'low-level') {
     if (type === 'L' && inner.kind === 'array' && inner.complete) info.items = inner.items.map((i) => valueInfo(i, style));
@@ -96,9 +114,28 @@ export function buildRequest(op: Operation): ExpressionRequest | undefined {
   const namesNode = propEntry(p, 'ExpressionAttributeNames');
   const valuesNode = propEntry(p, 'ExpressionAttributeValues');
   const item = itemInfo(op);
-  if (!Object.keys(expressions).length && !namesNode && !valuesNode && !item) return undefined;
+  // Request-level parameters: legacy ones set to a literal (a variable may be undefined), Select, IndexName.
+  const legacy = LEGACY_PARAMETERS.filter((l) => {
+    const v = prop(p, l);
+    return v !== undefined && v.kind !== 'unknown' && v.kind !== 'null';
+  });
+  const select = prop(p, 'Select');
+  const keyNode = prop(p, 'Key');
+  const keyValues = op.site.style === 'low-level' && keyNode?.kind === 'object' ? keyNode.properties.map((e) => [e.key, valueInfo(e.value, op.site.style)] as const) : [];
+  const badKey = keyValues.some(([, v]) => v.malformed);
+  if (!Object.keys(expressions).length && !namesNode && !valuesNode && !item && !legacy.length && select?.kind !== 'string' && !badKey) return undefined;
   const request: ExpressionRequest = { operation, expressions };
   if (item) request.item = item;
+  if (op.kind === 'Put') {
+    const itemNode = prop(p, 'Item');
+    if (itemNode?.kind === 'object' && itemNode.complete) request.itemBytes = itemSize(itemNode, op.site.style).bytes;
+  }
+  if (badKey) request.key = Object.fromEntries(keyValues);
+  if (legacy.length) request.legacy = legacy;
+  if (select?.kind === 'string') request.select = select.value;
+  const index = propEntry(p, 'IndexName');
+  if (index ? index.value.kind !== 'unknown' : p.complete) request.indexName = !!index;
+  request.complete = p.complete;
   if (unknownExpressions.length) request.unknownExpressions = unknownExpressions;
   if (namesNode) {
     const map: Record<string, string> = {};
@@ -168,7 +205,7 @@ export function validateOperation(op: Operation): OperationResult | undefined {
 }
 
 type MapLocation = Exclude<FindingLocation, { start: number }>;
-const isMapLocation = (loc: FindingLocation): loc is MapLocation => loc.field === 'ExpressionAttributeNames' || loc.field === 'ExpressionAttributeValues' || loc.field === 'Item';
+const isMapLocation = (loc: FindingLocation): loc is MapLocation => !('start' in loc);
 
 /** Validation results per document, computed by the first expression rule to run and shared by the rest. */
 const cache = new WeakMap<RequestSite[], { text: string; results: OperationResult[] }>();
@@ -303,7 +340,7 @@ function fixesFor(text: string, r: OperationResult, f: ExpressionFinding, shared
       break;
     }
     case 'removeMap':
-      if (isMapLocation(loc) && loc.field !== 'Item') out.push(removeMapFix(text, op, loc.field));
+      if (loc.field === 'ExpressionAttributeNames' || loc.field === 'ExpressionAttributeValues') out.push(removeMapFix(text, op, loc.field));
       break;
     case 'redundantParens':
       if (!isMapLocation(loc)) out.push(redundantParensFix(text, op, loc.field, loc.start, loc.end));
