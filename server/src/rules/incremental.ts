@@ -27,12 +27,18 @@ export interface Span {
  */
 export function changedSpan(oldText: string, newText: string): Span {
   const max = Math.min(oldText.length, newText.length);
+  // Whole blocks first (string comparison runs natively), then character by character inside the first that differs.
   let start = 0;
+  while (start + BLOCK <= max && oldText.substring(start, start + BLOCK) === newText.substring(start, start + BLOCK)) start += BLOCK;
   while (start < max && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
   let suffix = 0;
-  while (suffix < max - start && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
+  const room = max - start;
+  while (suffix + BLOCK <= room && oldText.substring(oldText.length - suffix - BLOCK, oldText.length - suffix) === newText.substring(newText.length - suffix - BLOCK, newText.length - suffix)) suffix += BLOCK;
+  while (suffix < room && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
   return { start, oldEnd: oldText.length - suffix, newEnd: newText.length - suffix };
 }
+
+const BLOCK = 1024;
 
 /** Lines a cached result was read from: offsets of the first line's start and the last line's end (inclusive). */
 interface Window {
@@ -41,12 +47,10 @@ interface Window {
 }
 
 interface SiteEntry {
-  /** Per site rule of the run (same order as `RuleCache.rules`), the site's findings in current offsets. */
-  findings: SiteFinding[][];
+  /** The site's findings, per rule that has any (its index in the run's site rules), in current offsets. */
+  findings: [number, SiteFinding[]][];
   windows: Window[];
 }
-
-const NONE: SiteFinding[] = [];
 
 /** What the last run did, for tests and the bench. */
 export interface RuleCacheStats {
@@ -84,16 +88,16 @@ export class RuleCache {
   }
 
   /**
-   * Per site, per rule of `rules` (all site rules), its findings: reused where the cache allows, computed otherwise.
-   * `failed` receives the ids of rules that threw (their findings are then dropped by the caller, as when `check`
-   * throws); `timings` (optional) accumulates ms per rule id.
+   * Per rule of `rules` (all site rules), its findings over the sites in order: reused where the cache allows,
+   * computed otherwise. `failed` receives the ids of rules that threw (their findings are then dropped by the caller,
+   * as when `check` throws); `timings` (optional) accumulates ms per rule id.
    */
   results(
     rules: readonly Rule[],
     ctx: RuleContext & { languageId: string },
     failed: Map<string, unknown>,
     timings?: Map<string, number>,
-  ): SiteFinding[][][] {
+  ): SiteFinding[][] {
     const { text, sites } = ctx;
     const key = documentKey(rules, ctx);
     if (key === undefined || key !== this.key) {
@@ -105,14 +109,16 @@ export class RuleCache {
     const stats = this.stats;
     stats.computed = stats.reused = stats.volatile = 0;
     const next = new Map<RequestSite, SiteEntry>();
-    const out: SiteFinding[][][] = new Array<SiteFinding[][]>(sites.length);
-    for (let i = 0; i < sites.length; i++) {
-      const site = sites[i];
+    const out: SiteFinding[][] = rules.map(() => []);
+    const emit = (found: [number, SiteFinding[]][]) => {
+      for (const [k, list] of found) for (const f of list) out[k].push(f);
+    };
+    for (const site of sites) {
       const old = this.entries.get(site);
       if (old && key !== undefined && moved(old, spans)) {
         stats.reused++;
         next.set(site, old);
-        out[i] = old.findings;
+        emit(old.findings);
         continue;
       }
       let volatile = key === undefined;
@@ -125,16 +131,16 @@ export class RuleCache {
           return sites;
         },
       };
-      const findings = rules.map((rule) => {
+      const findings: [number, SiteFinding[]][] = [];
+      rules.forEach((rule, k) => {
         const t0 = timings ? performance.now() : 0;
         try {
           const found = rule.site!(siteCtx, site);
           // Copied: a rule may hand out a node's own Range object, which the extractor moves in place on the next edit.
-          return found.length ? found.map(snapshot) : NONE;
+          if (found.length) findings.push([k, found.map(snapshot)]);
         } catch (e) {
           if (!failed.has(rule.id)) failed.set(rule.id, e);
           volatile = true;
-          return NONE;
         } finally {
           if (timings) timings.set(rule.id, (timings.get(rule.id) ?? 0) + performance.now() - t0);
         }
@@ -142,7 +148,7 @@ export class RuleCache {
       stats.computed++;
       if (volatile) stats.volatile++;
       else next.set(site, { findings, windows: windowsOf(text, site, findings) });
-      out[i] = findings;
+      emit(findings);
     }
     this.entries = next;
     return out;
@@ -187,7 +193,7 @@ function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
         w.end += diff;
       }
     }
-    entry.findings = entry.findings.map((list) => (list.length ? list.map((f) => shiftFinding(f, span.oldEnd, diff)) : list));
+    entry.findings = entry.findings.map(([k, list]) => [k, list.map((f) => shiftFinding(f, span.oldEnd, diff))]);
   }
   return true;
 }
@@ -210,7 +216,7 @@ function shiftFinding(f: SiteFinding, from: number, diff: number): SiteFinding {
 }
 
 /** The lines a site's findings were read from (see the file comment). */
-function windowsOf(text: string, site: RequestSite, findings: SiteFinding[][]): Window[] {
+function windowsOf(text: string, site: RequestSite, findings: [number, SiteFinding[]][]): Window[] {
   const base: Range[] = [site.range];
   for (const op of operations(site)) if (!base.some((b) => b.start <= op.params.range.start && op.params.range.end <= b.end)) base.push(op.params.range);
   const ranges = [...base];
@@ -222,7 +228,7 @@ function windowsOf(text: string, site: RequestSite, findings: SiteFinding[][]): 
     point(x.start);
     point(x.end);
   };
-  for (const list of findings)
+  for (const [, list] of findings)
     for (const f of list) {
       add(f.range);
       for (const x of f.related ?? []) add(x.range);

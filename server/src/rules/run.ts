@@ -104,7 +104,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     active.push(rule);
   }
   const ctx = { text, sites, tables: config.tables };
-  // Site-local rules through the document's cache: per site, per rule, its findings (reused or computed).
+  // Site-local rules through the document's cache: per rule, its findings over the sites (reused or computed).
   const cache = config.cache;
   const siteRules = cache ? active.filter((r) => r.site) : [];
   const failed = new Map<string, unknown>();
@@ -127,15 +127,14 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
         continue;
       }
       try {
-        for (const list of perSite!)
-          for (const f of list[k]) {
-            if (f.unless === undefined) push(f);
-            else if (!rule.dropIf?.(ctx, f.unless)) {
-              const rest = { ...f };
-              delete rest.unless;
-              push(rest);
-            }
+        for (const f of perSite![k]) {
+          if (f.unless === undefined) push(f);
+          else if (!rule.dropIf?.(ctx, f.unless)) {
+            const rest = { ...f };
+            delete rest.unless;
+            push(rest);
           }
+        }
         for (const f of mine) findings.push(f);
       } catch (e) {
         failure(rule.id, e);

@@ -96,6 +96,7 @@ class PutIndex {
   private readonly byTable = new Map<string | undefined, PutSummary[]>();
   private readonly all: PutSummary[] = [];
   private readonly answers = new Map<string, boolean>();
+  private readonly byObject = new WeakMap<CounterItem, boolean>();
 
   constructor(text: string, sites: readonly RequestSite[]) {
     for (const site of sites)
@@ -114,9 +115,13 @@ class PutIndex {
    */
   created(c: CounterItem): boolean {
     if (!this.all.length) return false;
+    // Cached findings keep their CounterItem object from run to run: asked by identity first.
+    let hit = this.byObject.get(c);
+    if (hit !== undefined) return hit;
     const sig = JSON.stringify(c);
-    let hit = this.answers.get(sig);
+    hit = this.answers.get(sig);
     if (hit === undefined) this.answers.set(sig, (hit = this.search(c)));
+    this.byObject.set(c, hit);
     return hit;
   }
 

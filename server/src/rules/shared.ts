@@ -120,12 +120,60 @@ class Index implements SharedSource {
   }
 }
 
+/**
+ * `usersOf` by a scan of the sites' outside nodes (a fix's consistency check asks it once or twice per lint: building
+ * the per-character index for that cost more than the rest of an incremental lint), `sharers` through the index,
+ * built on first use.
+ */
+class Lazy implements SharedSource {
+  private index?: Index;
+  private readonly users = new Map<string, Operation[]>();
+
+  constructor(private readonly sites: readonly RequestSite[]) {}
+
+  sharers(op: Operation): Operation[] {
+    return (this.index ??= new Index(this.sites)).sharers(op);
+  }
+
+  usersOf(range: Range): Operation[] {
+    if (this.index) return this.index.usersOf(range);
+    const key = `${range.start}:${range.end}`;
+    let hit = this.users.get(key);
+    if (!hit) this.users.set(key, (hit = this.scan(range)));
+    return hit;
+  }
+
+  private scan(range: Range): Operation[] {
+    const out = new Set<Operation>();
+    const end = Math.max(range.end, range.start + 1);
+    for (const site of this.sites)
+      for (const o of outsideOf(site)) {
+        if (out.has(o.op)) continue;
+        const n = o.node;
+        if (n.kind !== 'string') {
+          if (range.start < n.range.end && n.range.start < end) out.add(o.op);
+          continue;
+        }
+        // A plain literal's characters lie within its range; a joined one's may be anywhere.
+        if (!n.ends && (n.range.end < range.start || n.range.start >= end)) continue;
+        for (let i = 0; i < n.value.length; i++) {
+          const at = n.offsets[i];
+          if (at >= range.start && at < end && !insideOperation(o.op, { start: at, end: at })) {
+            out.add(o.op);
+            break;
+          }
+        }
+      }
+    return [...out];
+  }
+}
+
 const cache = new WeakMap<readonly RequestSite[], SharedSource>();
 
 /** The shared-source index of one document's sites (built once per sites array, on first use). */
 export function sharedSource(sites: readonly RequestSite[]): SharedSource {
   let idx = cache.get(sites);
-  if (!idx) cache.set(sites, (idx = new Index(sites)));
+  if (!idx) cache.set(sites, (idx = new Lazy(sites)));
   return idx;
 }
 
