@@ -5,7 +5,7 @@ export { tokenize, utf8Length, KEYWORDS } from './lexer';
 export type { Token, TokenType, Keyword } from './lexer';
 export { parseExpression, KIND_FIELD, MAX_NESTING } from './parser';
 export type { ParseOutput } from './parser';
-export { validateRequest, validateExpression, resolvePath, formatPath, LIMITS } from './validate';
+export { validateRequest, validateExpression, resolvePath, formatPath, containerDepth, exactSum, LIMITS } from './validate';
 export type { ResolvedSegment } from './validate';
 export { EXPRESSION_FINDINGS } from './findings';
 export type { ExpressionFindingId } from './findings';
