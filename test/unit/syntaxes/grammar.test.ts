@@ -126,6 +126,16 @@ const cases: { host: string; line: string; tokens: Token[] }[] = [
     ],
   },
   {
+    host: 'Go (struct field, aws.String, raw string)',
+    line: '\t\tUpdateExpression: aws.String(`ADD #c :one`),',
+    tokens: [['UpdateExpression', KEY], [':', SEP], ['`', OPEN], ['ADD', CLAUSE], ['#c', NAME], [':one', VALUE], ['`', CLOSE]],
+  },
+  {
+    host: 'Java (builder call)',
+    line: '                .conditionExpression("attribute_not_exists(SK)")',
+    tokens: [['conditionExpression', KEY], ['(', SEP], ['"', OPEN], ['attribute_not_exists', FN], ['(', PAREN], ['SK', PATH], [')', PAREN], ['"', CLOSE]],
+  },
+  {
     host: 'TypeScript (template literal, lower-case keywords)',
     line: '  KeyConditionExpression: `pk = :pk and begins_with(sk, :p)`',
     tokens: [
@@ -168,7 +178,7 @@ describe('syntaxes: expression injection grammar', () => {
       selectors,
       (entry.injectTo as string[]).map((s) => `L:${s} -comment -string`),
     );
-    assert.deepEqual(entry.injectTo, ['source.json', 'source.json.comments', 'source.ts', 'source.tsx', 'source.js', 'source.js.jsx', 'source.python']);
+    assert.deepEqual(entry.injectTo, ['source.json', 'source.json.comments', 'source.ts', 'source.tsx', 'source.js', 'source.js.jsx', 'source.python', 'source.go', 'source.java']);
     assert.equal(grammar.scopeName, entry.scopeName);
   });
 
