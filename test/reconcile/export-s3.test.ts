@@ -118,12 +118,17 @@ describe('reconcile --from-export s3:// (s3rver on 127.0.0.1)', function () {
     assert.deepEqual([r.drifted, r.orphans, r.checked], [local.drifted, local.orphans, local.checked]);
   });
 
-  it('--emit-sql athena reads the manifests only and points each table at the export\'s data/ folder', async () => {
+  it('--emit-sql athena reads the manifests only and points each table at the export\'s data/ folder (an incremental one: at its files in the shared folder)', async () => {
     px.log.length = 0;
     const r = await runReconcile(['--from-export', url(full), '--from-export', url(inc), '--s3-endpoint', px.endpoint, ...LIKES, '--emit-sql', 'athena']);
     assert.equal(r.code, 0, r.err);
     assert.ok(r.out.includes(`LOCATION '${url(full)}data/';`), r.out);
-    assert.ok(r.out.includes(`LOCATION '${url(inc)}data/';`), r.out);
+    // An incremental export's files are in the data folder incremental exports share: its table reads its own only.
+    const shared = url(inc).replace(/[^/]+\/$/, '') + 'data/';
+    assert.ok(r.out.includes(`LOCATION '${shared}';`), r.out);
+    const own = inc.keys.filter((k) => k.includes('/data/')).map((k) => `'${shared}${k.split('/').pop()}'`);
+    assert.equal(own.length, 2);
+    assert.equal(r.out.split(`"$path" IN (${own.join(', ')})`).length - 1, 2, r.out);
     assert.ok(px.log.every((l) => /manifest-(summary|files)\.json$/.test(l)), px.log.join('\n'));
   });
 

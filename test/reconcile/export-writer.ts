@@ -1,9 +1,18 @@
 /**
- * Writes DynamoDB "Export to S3" folders in the documented layout, for the tests and the bench:
+ * Writes DynamoDB "Export to S3" folders in the documented layout, for the tests and the bench (the layout, fields and
+ * lines as https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html documents them
+ * and as a real export made by DynamoDB shows them, github.com/gurre/ddb-pitr s3exportdata/; see
+ * server/src/reconcile/export/manifest.ts):
  *
- *   <root>/AWSDynamoDB/<export-id>/_started, manifest-summary.json (+ .checksum), manifest-files.json (+ .checksum),
- *   data/<name>.json.gz (gzipped JSON lines: {"Item": …} for a full export; {"Metadata", "Keys", "NewImage",
- *   "OldImage"} for an incremental export in NEW_AND_OLD_IMAGES view).
+ *   <root>/AWSDynamoDB/<export-id>/_started, manifest-summary.json (+ .checksum), manifest-files.json (+ .checksum)
+ *   full export:        <root>/AWSDynamoDB/<export-id>/data/<name>.json.gz  (gzipped JSON lines: {"Item": …})
+ *   incremental export: <root>/AWSDynamoDB/data/<name>.json.gz, the data folder incremental exports share
+ *                       ({"Metadata": {"WriteTimestampMicros": {"N": …}}, "Keys", "NewImage", "OldImage"}, the
+ *                       NEW_AND_OLD_IMAGES view); a full export's summary has no exportType, an incremental one's has
+ *                       INCREMENTAL_EXPORT with exportFromTime, exportToTime and outputView.
+ *   format ION:         <name>.ion.gz, one `$ion_1_0 {Item:{…}}` per line, written with ion-js's text writer in the
+ *                       documented type mapping (S string, N decimal, B blob, BOOL bool, sets as lists annotated
+ *                       $dynamodb_SS/NS/BS, L list, M struct; NULL as an Ion null).
  *
  * Items are spread over the data files by a hash of the partition key, as DynamoDB writes one file per partition of
  * its keyspace; a file with nothing in it is written empty (gzipped nothing), as DynamoDB does for an empty partition.
@@ -12,7 +21,60 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGzip, gzipSync } from 'node:zlib';
+import { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { Decimal, IonTypes, Writer, makeTextWriter } from 'ion-js';
 import type { Item } from '../../server/src/reconcile/seed';
+
+export type ExportFormat = 'DYNAMODB_JSON' | 'ION';
+
+function writeIonValue(w: Writer, v: AttributeValue): void {
+  const set = (kind: 'SS' | 'NS' | 'BS', values: string[]) => {
+    w.setAnnotations([`$dynamodb_${kind}`]);
+    w.stepIn(IonTypes.LIST);
+    for (const x of values) {
+      if (kind === 'SS') w.writeString(x);
+      else if (kind === 'NS') w.writeDecimal(Decimal.parse(x));
+      else w.writeBlob(Buffer.from(x, 'base64'));
+    }
+    w.stepOut();
+  };
+  if (v.S !== undefined) w.writeString(v.S);
+  else if (v.N !== undefined) w.writeDecimal(Decimal.parse(v.N));
+  else if (v.B !== undefined) w.writeBlob(typeof (v.B as unknown) === 'string' ? Buffer.from(v.B as unknown as string, 'base64') : v.B);
+  else if (v.BOOL !== undefined) w.writeBoolean(v.BOOL);
+  else if (v.NULL !== undefined) w.writeNull(IonTypes.NULL);
+  else if (v.SS !== undefined) set('SS', v.SS);
+  else if (v.NS !== undefined) set('NS', v.NS);
+  else if (v.BS !== undefined) set('BS', v.BS.map((b) => (typeof (b as unknown) === 'string' ? (b as unknown as string) : Buffer.from(b).toString('base64'))));
+  else if (v.L !== undefined) {
+    w.stepIn(IonTypes.LIST);
+    for (const x of v.L) writeIonValue(w, x);
+    w.stepOut();
+  } else if (v.M !== undefined) writeIonStruct(w, v.M);
+  else throw new Error(`no Ion form for ${JSON.stringify(v)}`);
+}
+
+function writeIonStruct(w: Writer, item: Record<string, AttributeValue>): void {
+  w.stepIn(IonTypes.STRUCT);
+  for (const [k, v] of Object.entries(item)) {
+    w.writeFieldName(k);
+    writeIonValue(w, v);
+  }
+  w.stepOut();
+}
+
+/** One line of an ION export: the version marker, then the record's fields, each an item (ion-js's text writer). */
+export function ionLine(record: Record<string, Record<string, AttributeValue>>): string {
+  const w = makeTextWriter();
+  writeIonStruct(w, Object.fromEntries(Object.entries(record).map(([k, v]) => [k, { M: v }])) as Record<string, AttributeValue>);
+  w.close();
+  return `$ion_1_0 ${new TextDecoder().decode(w.getBytes())}\n`;
+}
+
+/** One data-file line of the export's format. */
+function line(record: Record<string, Record<string, AttributeValue>>, format: ExportFormat): string {
+  return format === 'ION' ? ionLine(record) : JSON.stringify(record) + '\n';
+}
 
 export interface Change {
   keys: Item;
@@ -50,11 +112,14 @@ interface Common {
   files?: number;
   tableArn?: string;
   pkAttr?: string;
+  /** DYNAMODB_JSON (default) or ION. */
+  format?: ExportFormat;
 }
 
-function writeManifests(dir: string, summary: Record<string, unknown>, entries: Array<{ name: string; count: number; body: Buffer }>, id: string): string[] {
+function writeManifests(dir: string, summary: Record<string, unknown>, entries: Array<{ name: string; count: number; body: Buffer; key?: string }>, id: string): string[] {
+  const keyOf = (e: { name: string; key?: string }) => e.key ?? `AWSDynamoDB/${id}/data/${e.name}`;
   const lines = entries.map((e) =>
-    JSON.stringify({ itemCount: e.count, md5Checksum: md5Base64(e.body), etag: createHash('md5').update(e.body).digest('hex'), dataFileS3Key: `AWSDynamoDB/${id}/data/${e.name}` }),
+    JSON.stringify({ itemCount: e.count, md5Checksum: md5Base64(e.body), etag: createHash('md5').update(e.body).digest('hex'), dataFileS3Key: keyOf(e) }),
   );
   const files = lines.join('\n') + '\n';
   const sum = JSON.stringify(summary);
@@ -64,7 +129,7 @@ function writeManifests(dir: string, summary: Record<string, unknown>, entries: 
   writeFileSync(join(dir, 'manifest-summary.checksum'), createHash('md5').update(sum).digest('hex'));
   writeFileSync(join(dir, '_started'), '');
   const base = `AWSDynamoDB/${id}/`;
-  return [`${base}_started`, `${base}manifest-summary.json`, `${base}manifest-summary.checksum`, `${base}manifest-files.json`, `${base}manifest-files.checksum`, ...entries.map((e) => `${base}data/${e.name}`)];
+  return [`${base}_started`, `${base}manifest-summary.json`, `${base}manifest-summary.checksum`, `${base}manifest-files.json`, `${base}manifest-files.checksum`, ...entries.map(keyOf)];
 }
 
 function spread<T>(records: T[], files: number, pkOf: (r: T) => string): T[][] {
@@ -83,12 +148,13 @@ export function writeFullExport(opts: Common & { items: Item[]; exportTime: stri
   const dir = join(opts.root, 'AWSDynamoDB', id);
   mkdirSync(join(dir, 'data'), { recursive: true });
   const pkAttr = opts.pkAttr ?? 'PK';
+  const format = opts.format ?? 'DYNAMODB_JSON';
   const groups = spread(opts.items, opts.files ?? 4, (it) => pkText(it, pkAttr));
   const entries = groups.map((g, i) => {
-    const name = `${createHash('md5').update(id + i).digest('hex').slice(0, 26)}.json.gz`;
-    const body = gzipSync(g.map((Item) => JSON.stringify({ Item }) + '\n').join(''));
+    const name = `${createHash('md5').update(id + i).digest('hex').slice(0, 26)}${format === 'ION' ? '.ion.gz' : '.json.gz'}`;
+    const body = gzipSync(g.map((Item) => line({ Item }, format)).join(''));
     writeFileSync(join(dir, 'data', name), body);
-    return { name, count: g.length, body };
+    return { name, count: g.length, body, key: `AWSDynamoDB/${id}/data/${name}` };
   });
   const tableArn = opts.tableArn ?? 'arn:aws:dynamodb:us-east-1:123456789012:table/Social';
   const keys = writeManifests(
@@ -108,8 +174,7 @@ export function writeFullExport(opts: Common & { items: Item[]; exportTime: stri
       manifestFilesS3Key: `AWSDynamoDB/${id}/manifest-files.json`,
       billedSizeBytes: entries.reduce((a, e) => a + e.body.length, 0),
       itemCount: opts.items.length,
-      outputFormat: 'DYNAMODB_JSON',
-      exportType: 'FULL_EXPORT',
+      outputFormat: format,
     },
     entries,
     id,
@@ -121,19 +186,23 @@ export function writeFullExport(opts: Common & { items: Item[]; exportTime: stri
 export function writeIncrementalExport(opts: Common & { changes: Change[]; from: string; to: string; view?: string }): ExportWritten {
   const id = exportId();
   const dir = join(opts.root, 'AWSDynamoDB', id);
-  mkdirSync(join(dir, 'data'), { recursive: true });
+  // Incremental exports write their data files to the folder they share, next to their own folders.
+  const shared = join(opts.root, 'AWSDynamoDB', 'data');
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(shared, { recursive: true });
+  const format = opts.format ?? 'DYNAMODB_JSON';
   const pkAttr = opts.pkAttr ?? 'PK';
   const groups = spread(opts.changes, opts.files ?? 2, (c) => pkText(c.keys, pkAttr));
   const micros = String(Date.parse(opts.to) * 1000 - 1);
   const entries = groups.map((g, i) => {
-    const name = `${createHash('md5').update(id + i).digest('hex').slice(0, 26)}.json.gz`;
+    const name = `${createHash('md5').update(id + i).digest('hex').slice(0, 26)}${format === 'ION' ? '.ion.gz' : '.json.gz'}`;
     const body = gzipSync(
       g
-        .map((c) => JSON.stringify({ Metadata: { WriteTimestampMicros: micros }, Keys: c.keys, ...(c.old ? { OldImage: c.old } : {}), ...(c.new ? { NewImage: c.new } : {}) }) + '\n')
+        .map((c) => line({ Metadata: { WriteTimestampMicros: { N: micros } }, Keys: c.keys, ...(c.old ? { OldImage: c.old } : {}), ...(c.new ? { NewImage: c.new } : {}) }, format))
         .join(''),
     );
-    writeFileSync(join(dir, 'data', name), body);
-    return { name, count: g.length, body };
+    writeFileSync(join(shared, name), body);
+    return { name, count: g.length, body, key: `AWSDynamoDB/data/${name}` };
   });
   const tableArn = opts.tableArn ?? 'arn:aws:dynamodb:us-east-1:123456789012:table/Social';
   const keys = writeManifests(
@@ -154,7 +223,7 @@ export function writeIncrementalExport(opts: Common & { changes: Change[]; from:
       manifestFilesS3Key: `AWSDynamoDB/${id}/manifest-files.json`,
       billedSizeBytes: entries.reduce((a, e) => a + e.body.length, 0),
       itemCount: opts.changes.length,
-      outputFormat: 'DYNAMODB_JSON',
+      outputFormat: format,
       outputView: opts.view ?? 'NEW_AND_OLD_IMAGES',
       exportType: 'INCREMENTAL_EXPORT',
     },
@@ -217,7 +286,6 @@ export async function writeLargeExport(opts: Common & { partitions: number; expo
       manifestFilesS3Key: `AWSDynamoDB/${id}/manifest-files.json`,
       itemCount: items,
       outputFormat: 'DYNAMODB_JSON',
-      exportType: 'FULL_EXPORT',
     },
     entries,
     id,

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createClient, reconcile } from '../../server/src/reconcile';
 import { CounterPattern, ReconcileReport } from '../../server/src/reconcile/types';
@@ -91,6 +92,31 @@ describe('reconcile from a table export (DuckDB; the live reconcile on DynamoDB 
     assert.ok(plays.drifted.some((d) => d.note?.includes('non-number')));
   });
 
+  it('ION exports (full + incremental) give the rows of the DYNAMODB_JSON exports of the same items, for every pattern', async () => {
+    const ionRoot = join(root, 'ion');
+    const ionFull = writeFullExport({ root: ionRoot, items: stateA(), exportTime: T0, files: 5, format: 'ION' }).dir;
+    const ionAB = writeIncrementalExport({ root: ionRoot, changes: diff(stateA(), stateB()), from: T0, to: T1, format: 'ION' }).dir;
+    const ionBC = writeIncrementalExport({ root: ionRoot, changes: diff(stateB(), stateC()), from: T1, to: T2, files: 3, format: 'ION' }).dir;
+    // The files really are Ion: the documented version marker and type annotations, no JSON.
+    const sample = (await import('node:zlib')).gunzipSync(readFileSync(join(ionFull, 'data', (await describeExports({ sources: [ionFull] }))[0].files.find((f) => (f.itemCount ?? 0) > 0)!.name))).toString();
+    assert.match(sample, /^\$ion_1_0 \{Item:\{/);
+    assert.doesNotMatch(sample, /"Item"|\{"S":/);
+    for (const pattern of Object.values(PATTERNS)) {
+      const a = await reconcileExport({ sources: [ionFull], pattern });
+      assert.deepEqual(rows(a), rows(await reconcileExport({ sources: [full], pattern })));
+      assert.equal(a.itemsRead, stateA().length);
+      const c = await reconcileExport({ sources: [ionBC, ionFull, ionAB], pattern });
+      assert.deepEqual(rows(c), rows(await reconcileExport({ sources: [full, incAB, incBC], pattern })));
+      assert.equal(c.source.asOf, T2);
+    }
+    // Formats mix in one chain (each export says its own).
+    const mixed = await reconcileExport({ sources: [full, ionAB, incBC], pattern: PATTERNS.likes });
+    assert.deepEqual(rows(mixed), rows(await live('C', PATTERNS.likes)));
+    const cli = await runReconcile(['--from-export', ionFull, '--from-export', ionAB, ...flags(PATTERNS.likes), '--format', 'json']);
+    assert.equal(cli.code, 1, cli.err);
+    assert.deepEqual(JSON.parse(cli.out).drifted, (await live('B', PATTERNS.likes)).drifted);
+  });
+
   it('the DuckDB query printed by --emit-sql, run on DuckDB, gives the engine\'s rows; --from-result reads them back', async () => {
     const pattern = PATTERNS.likes;
     const r = await runReconcile(['--from-export', full, '--from-export', incAB, '--emit-sql', 'duckdb', ...flags(pattern)]);
@@ -144,9 +170,12 @@ describe('reconcile from a table export (DuckDB; the live reconcile on DynamoDB 
     const gap = writeIncrementalExport({ root: bad, changes: [], from: '2026-03-01T10:30:00.000Z', to: T1 }).dir;
     const overlap = writeIncrementalExport({ root: bad, changes: [], from: '2026-03-01T09:00:00.000Z', to: T1 }).dir;
     const newImage = writeIncrementalExport({ root: bad, changes: [], from: T0, to: T1, view: 'NEW_IMAGE' }).dir;
-    const ion = writeFullExport({ root: bad, items: [], exportTime: T0 }).dir;
-    const summary = join(ion, 'manifest-summary.json');
-    writeFileSync(summary, readFileSync(summary, 'utf8').replace('"DYNAMODB_JSON"', '"ION"'));
+    const ion = writeFullExport({ root: bad, items: [], exportTime: T0, format: 'ION' }).dir;
+    const csv = writeFullExport({ root: bad, items: [], exportTime: T0 }).dir;
+    const summary = join(csv, 'manifest-summary.json');
+    writeFileSync(summary, readFileSync(summary, 'utf8').replace('"DYNAMODB_JSON"', '"CSV"'));
+    const badIon = writeFullExport({ root: bad, items: stateA().slice(0, 3), exportTime: T0, files: 1, format: 'ION' });
+    writeFileSync(join(badIon.dir, 'data', badIon.keys[badIon.keys.length - 1].split('/').pop()!), gzipSync('$ion_1_0 {Item:{PK:"a"}}\n$ion_1_0 {Item:[1,2]}\n'));
     const holed = writeFullExport({ root: bad, items: stateA(), exportTime: T0, files: 2 });
     unlinkSync(join(holed.dir, holed.keys[holed.keys.length - 1].split('/').slice(2).join('/')));
     const cases: Array<[string[], RegExp]> = [
@@ -155,7 +184,9 @@ describe('reconcile from a table export (DuckDB; the live reconcile on DynamoDB 
       [['--from-export', incAB], /Give the full export too: incremental exports hold only what changed\.$/],
       [['--from-export', full, '--from-export', full], /Give one full export, not 2\.$/],
       [['--from-export', full, '--from-export', newImage], /NEW_IMAGE has no old images, so a change cannot be taken back: export it with NEW_AND_OLD_IMAGES\.$/],
-      [['--from-export', ion], /ION exports are not read \(no Ion reader is bundled\); export the table again as DYNAMODB_JSON\.$/],
+      [['--from-export', ion, '--emit-sql', 'athena'], /an ION export: the emitted SQL reads DYNAMODB_JSON data files\. Reconcile it here with --from-export \(its files are converted\), or export the table as DYNAMODB_JSON\.$/],
+      [['--from-export', csv], /unknown outputFormat "CSV"\.$/],
+      [['--from-export', badIon.dir], /\.ion\.gz: line 2 is not a DynamoDB Ion record: Item is an Ion list, not a struct$/],
       [['--from-export', holed.dir], /listed in manifest-files\.json but missing: the export is incomplete\.$/],
       [['--from-export', root], /no manifest-summary\.json: give the export's folder \(…\/AWSDynamoDB\/<export-id>\/\)\.$/],
       [['--from-export', full, '--emit-sql', 'mysql'], /^--emit-sql must be duckdb, athena, spark$/],

@@ -7,7 +7,7 @@
 import { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { readFileSync } from 'node:fs';
 import { Connection, createClient, describeKeys, endpointProblem } from '../reconcile/client';
-import { ExportReport, describeExports, reconcileExport, reconcileResult, renderFor } from '../reconcile/export/engine';
+import { ExportOptions, ExportReport, describeExports, reconcileExport, reconcileResult, renderFor } from '../reconcile/export/engine';
 import { DIALECTS, Dialect, RESULT_COLUMNS } from '../reconcile/export/query';
 import { formatRepair, formatTable, toCsv } from '../reconcile/format';
 import { repair } from '../reconcile/repair';
@@ -20,8 +20,9 @@ export const RECONCILE_EXPORT_USAGE = `Usage: dynalint reconcile --from-export S
        dynalint reconcile --from-result FILE [pattern] [--repair --table T]
 
 Counts from a DynamoDB table export ("Export to S3") instead of the live table: no read capacity is used. Give the
-full export and, optionally, incremental exports (NEW_AND_OLD_IMAGES, DYNAMODB_JSON), each as its folder: a local
-copy or s3://bucket/prefix/AWSDynamoDB/<export-id>/. The report is the live reconcile's, as of the export's time.
+full export and, optionally, incremental exports (NEW_AND_OLD_IMAGES), in DYNAMODB_JSON or ION, each as its folder: a
+local copy of the prefix or s3://bucket/prefix/AWSDynamoDB/<export-id>/. The report is the live reconcile's, as of the
+export's time. Counting needs DuckDB (npm install @duckdb/node-api); --emit-sql and --from-result do not.
 
 Source:
   --from-export SRC       An export's folder or s3:// URL (repeatable: one full export, then incremental exports)
@@ -63,6 +64,8 @@ export interface ExportIO extends CliIO {
   connection?: Pick<Connection, 'credentials' | 'region'>;
   /** Answers the repair question (the live command's prompt). */
   ask?: (question: string) => Promise<boolean | undefined>;
+  /** Loads `@duckdb/node-api` instead of require() (tests: DuckDB not installed). */
+  duckdb?: ExportOptions['duckdb'];
 }
 
 interface Options {
@@ -318,6 +321,7 @@ export async function reconcileExportCommand(argv: string[], io: ExportIO): Prom
         workDir: o.workDir,
         memoryLimit: o.memoryLimit,
         signal: io.signal,
+        duckdb: io.duckdb,
       });
     }
     if (o.format === 'table') io.stdout(formatExportTable(report) + '\n');

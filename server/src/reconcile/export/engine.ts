@@ -5,17 +5,43 @@
  * export's time. DuckDB keeps one aggregate row per partition (spilling to `workDir` past `memoryLimit`), never the
  * items.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { KeySchema } from '../client';
 import { PartitionTally, compare, planOf } from '../engine';
 import { CounterPattern, ReconcileError, ReconcileReport } from '../types';
-import { ExportManifest, orderChain, parseManifest, tableOfArn } from './manifest';
+import { convertIonFile } from './ion';
+import { DataFile, ExportManifest, orderChain, parseManifest, tableOfArn } from './manifest';
 import { Dialect, QuerySpec, RenderedQuery, render } from './query';
 import { ResultRow, parseResult, tallyOfRow } from './rows';
 import { S3Connection, S3Export, TransferStats, createS3Client, parseS3Url } from './s3';
+
+type DuckDBModule = typeof import('@duckdb/node-api');
+
+/** The line a user sees when DuckDB (an optional dependency) is not installed. */
+export const DUCKDB_MISSING = 'reconcile --from-export counts with DuckDB, an optional dependency that is not installed: run npm install @duckdb/node-api (or use --emit-sql athena|spark to count elsewhere).';
+
+/** Whether a require() failure means a DuckDB package (or its platform binding) is missing, not broken. */
+function duckdbMissing(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  return err?.code === 'MODULE_NOT_FOUND' && /@duckdb\//.test(err.message ?? '');
+}
+
+/**
+ * Load DuckDB (on first use: the language server and the extension never load the native binding). `load` replaces
+ * the require (tests simulate a missing module with it).
+ */
+export function loadDuckDB(load?: () => DuckDBModule): DuckDBModule {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return load ? load() : (require('@duckdb/node-api') as DuckDBModule);
+  } catch (e) {
+    if (duckdbMissing(e)) throw new ReconcileError(DUCKDB_MISSING, 'unsupported', { cause: e });
+    throw e;
+  }
+}
 
 export interface ExportSource {
   location: string;
@@ -59,6 +85,8 @@ export interface ExportOptions {
   signal?: AbortSignal;
   /** Keep downloaded files (tests, or reading the same export twice). */
   keepDownloads?: boolean;
+  /** Loads `@duckdb/node-api` instead of require() (tests: a missing module). */
+  duckdb?: () => DuckDBModule;
   onProgress?: (message: string) => void;
 }
 
@@ -121,11 +149,9 @@ function sourceOf(m: ExportManifest): ExportSource {
 export async function runDuckDB(
   q: RenderedQuery,
   onRows: (rows: ResultRow[]) => void,
-  opts: { workDir?: string; memoryLimit?: string; threads?: number; signal?: AbortSignal } = {},
+  opts: { workDir?: string; memoryLimit?: string; threads?: number; signal?: AbortSignal; duckdb?: () => DuckDBModule } = {},
 ): Promise<void> {
-  // Loaded on first use: the language server and the extension never load the native binding.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { DuckDBInstance } = require('@duckdb/node-api') as typeof import('@duckdb/node-api');
+  const { DuckDBInstance } = loadDuckDB(opts.duckdb);
   const config: Record<string, string> = { memory_limit: opts.memoryLimit ?? '1GB', preserve_insertion_order: 'false' };
   if (opts.threads) config.threads = String(opts.threads);
   if (opts.workDir) config.temp_directory = join(opts.workDir, 'duckdb.tmp');
@@ -189,19 +215,69 @@ export async function describeExports(opts: Pick<ExportOptions, 'sources' | 's3'
 /** The query for these exports in one dialect: the DDL over each export's data/ folder, then the query. */
 export function renderFor(manifests: ExportManifest[], pattern: CounterPattern, keys: { pk: string; sk: string } | undefined, dialect: Dialect): RenderedQuery {
   const k = keys ?? DEFAULT_KEYS;
+  const ion = manifests.find((m) => m.outputFormat === 'ION');
+  if (ion) {
+    throw new ReconcileError(
+      `${ion.location}: an ION export: the emitted SQL reads DYNAMODB_JSON data files. Reconcile it here with --from-export (its files are converted), or export the table as DYNAMODB_JSON.`,
+      'unsupported',
+    );
+  }
   const folder = (m: ExportManifest) => (m.location.endsWith('/') ? m.location : m.location + '/');
   const spec: QuerySpec = {
     plan: planOf(pattern),
     pkAttr: k.pk,
     skAttr: k.sk,
-    exports: manifests.map((m) => ({
-      kind: m.kind,
-      id: m.location.replace(/\/+$/, '').split('/').pop(),
-      files: m.files.length ? [`${folder(m)}data/*.json.gz`] : [],
-      location: `${folder(m)}data/`,
-    })),
+    exports: manifests.map((m) => {
+      const id = m.location.replace(/\/+$/, '').split('/').pop();
+      if (!m.files.some((f) => f.shared)) return { kind: m.kind, id, files: m.files.length ? [`${folder(m)}data/*.json.gz`] : [], location: `${folder(m)}data/` };
+      // Incremental exports share AWSDynamoDB/data/: name this export's own files (the folder holds the others' too).
+      const shared = `${folder(m).replace(/[^/]+\/$/, '')}data/`;
+      return {
+        kind: m.kind,
+        id,
+        files: m.files.map((f) => (f.shared ? shared : `${folder(m)}data/`) + f.name),
+        location: shared,
+        only: m.files.map((f) => f.name),
+      };
+    }),
   };
   return render(spec, dialect);
+}
+
+/**
+ * A local export's data file: in its own data/ folder, or in the AWSDynamoDB/data/ folder next to it that incremental
+ * exports share, as its manifest says; found in the other place too (a copy that put it there).
+ */
+function localDataFile(location: string, f: DataFile): string {
+  const own = join(location, 'data', f.name);
+  const shared = join(location, '..', 'data', f.name);
+  const [first, second] = f.shared ? [shared, own] : [own, shared];
+  for (const p of [first, second]) {
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // try the other place
+    }
+  }
+  throw new ReconcileError(`${first}: listed in manifest-files.json but missing: the export is incomplete.`, 'bad-options');
+}
+
+/** Run `task(0..n-1)`, at most `limit` at once; the first failure stops new tasks and is thrown. */
+async function eachLimit(n: number, limit: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  let failure: { e: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < n) {
+      const i = next++;
+      try {
+        await task(i);
+      } catch (e) {
+        failure ??= { e };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, n)) }, worker));
+  if (failure) throw failure.e;
 }
 
 /** Reconcile from exports: manifests, (S3) download, DuckDB, compare. Reads nothing of the live table. */
@@ -209,6 +285,8 @@ export async function reconcileExport(opts: ExportOptions): Promise<ExportReport
   const started = Date.now();
   const plan = planOf(opts.pattern);
   const keys = opts.keys ?? DEFAULT_KEYS;
+  // Before any download: without DuckDB nothing can be counted.
+  loadDuckDB(opts.duckdb);
   const chain = await loadManifests(opts);
   const work = mkdtempSync(join(opts.workDir ?? tmpdir(), 'dynalint-export-'));
   try {
@@ -225,16 +303,19 @@ export async function reconcileExport(opts: ExportOptions): Promise<ExportReport
         download.requests += s3.stats.requests;
         loaded.push({ manifest, files, s3 });
       } else {
-        const files = manifest.files.map((f) => join(manifest.location, 'data', f.name));
-        for (const f of files) {
-          try {
-            statSync(f);
-          } catch {
-            throw new ReconcileError(`${f}: listed in manifest-files.json but missing: the export is incomplete.`, 'bad-options');
-          }
-        }
-        loaded.push({ manifest, files });
+        loaded.push({ manifest, files: manifest.files.map((f) => localDataFile(manifest.location, f)) });
       }
+    }
+    // ION: each data file converted to the DYNAMODB_JSON lines the query reads, in the work folder (ion.ts).
+    for (let i = 0; i < loaded.length; i++) {
+      const l = loaded[i];
+      if (l.manifest.outputFormat !== 'ION') continue;
+      opts.onProgress?.(`converting ${l.files.length} Ion data file(s) of ${l.manifest.location}`);
+      const dir = join(work, `json-${i}`);
+      mkdirSync(dir, { recursive: true });
+      const out = l.files.map((_, j) => join(dir, `${j}.json.gz`));
+      await eachLimit(l.files.length, 2, (j) => convertIonFile(l.files[j], out[j], l.files[j], opts.signal));
+      l.files = out;
     }
     const spec: QuerySpec = {
       plan,
@@ -247,7 +328,7 @@ export async function reconcileExport(opts: ExportOptions): Promise<ExportReport
     let n = 0;
     await runDuckDB(render(spec, 'duckdb'), (rows) => {
       for (const r of rows) tallies.push(tallyOfRow(r, `row ${++n}`));
-    }, { workDir: work, memoryLimit: opts.memoryLimit, threads: opts.threads, signal: opts.signal });
+    }, { workDir: work, memoryLimit: opts.memoryLimit, threads: opts.threads, signal: opts.signal, duckdb: opts.duckdb });
     const manifests = loaded.map((l) => l.manifest);
     const lines = manifests.reduce((a, m) => a + (m.itemCount ?? m.files.reduce((b, f) => b + (f.itemCount ?? 0), 0)), 0);
     const last = manifests[manifests.length - 1];

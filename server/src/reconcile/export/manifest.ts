@@ -1,21 +1,35 @@
 /**
- * DynamoDB's "Export to S3" layout, as documented ("DynamoDB table export output format"):
+ * DynamoDB's "Export to S3" layout, as documented ("DynamoDB table export output format",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/S3DataExport.Output.html, full and incremental
+ * export output) and as a real export shows it (github.com/gurre/ddb-pitr, s3exportdata/: one full export and two
+ * incremental exports made by DynamoDB, 2026-01):
  *
- *   <prefix>/AWSDynamoDB/<export-id>/manifest-summary.json   one JSON object: exportArn, exportTime (full) or
- *                                                             exportFromTime/exportToTime (incremental), exportType,
- *                                                             outputFormat (DYNAMODB_JSON | ION), outputView, itemCount
+ *   <prefix>/AWSDynamoDB/<export-id>/manifest-summary.json   one JSON object: version, exportArn, startTime, endTime,
+ *                                                             tableArn, itemCount, outputFormat (DYNAMODB_JSON | ION);
+ *                                                             full: exportTime (no exportType in the real full export);
+ *                                                             incremental (version 2023-08-01): exportFromTime,
+ *                                                             exportToTime, outputView (NEW_AND_OLD_IMAGES | NEW_IMAGE),
+ *                                                             exportType INCREMENTAL_EXPORT
  *   <prefix>/AWSDynamoDB/<export-id>/manifest-files.json     JSON lines: {itemCount, md5Checksum, etag, dataFileS3Key}
- *   <prefix>/AWSDynamoDB/<export-id>/data/<name>.json.gz     gzipped JSON lines: {"Item": {...}} (full) or
- *                                                             {"Metadata":…, "Keys":…, "NewImage":…, "OldImage":…}
+ *   full:        <prefix>/AWSDynamoDB/<export-id>/data/<name>.json.gz | .ion.gz   (dataFileS3Key
+ *                                                             "[<prefix>/]AWSDynamoDB/<export-id>/data/<name>")
+ *   incremental: <prefix>/AWSDynamoDB/data/<name>.json.gz | .ion.gz   a data folder SHARED by the incremental exports
+ *                                                             of the prefix (dataFileS3Key "[<prefix>/]AWSDynamoDB/data/
+ *                                                             <name>"): only the files its manifest lists are its own
+ *   lines: {"Item": {...}} (full) or {"Metadata": {"WriteTimestampMicros": {"N": "…"}}, "Keys": {...},
+ *          "NewImage": {...}, "OldImage": {...}} (incremental; an insert has no OldImage, a delete no NewImage)
  *
- * A data file is found by its name under the export's own `data/` folder (dataFileS3Key may or may not carry the
- * export prefix), so the same code reads a folder copied from S3 and the bucket itself.
+ * A data file is found by its name, in the export's own `data/` folder or in the shared `AWSDynamoDB/data/` folder
+ * next to it as its dataFileS3Key says (which may or may not carry the export prefix), so the same code reads a
+ * prefix copied from S3 and the bucket itself.
  */
 import { ReconcileError } from '../types';
 
 export interface DataFile {
-  /** The file's name under the export's data/ folder. */
+  /** The file's name under its data/ folder. */
   name: string;
+  /** In the data folder shared by incremental exports (`AWSDynamoDB/data/`, next to the export's folder), not its own. */
+  shared?: boolean;
   itemCount?: number;
   /** Base64 MD5 of the (gzipped) object, as the manifest gives it. */
   md5?: string;
@@ -32,7 +46,7 @@ export interface ExportManifest {
   time: string;
   /** Incremental: the window's start (inclusive). */
   fromTime?: string;
-  outputFormat: string;
+  outputFormat: 'DYNAMODB_JSON' | 'ION';
   outputView?: string;
   itemCount?: number;
   files: DataFile[];
@@ -61,10 +75,7 @@ export function parseManifest(where: string, summaryText: string, filesText: str
     throw new ReconcileError(`${where}: unknown exportType ${JSON.stringify(type.slice(0, 40))}.`, 'bad-options');
   }
   const outputFormat = str(summary.outputFormat) ?? 'DYNAMODB_JSON';
-  if (outputFormat === 'ION') {
-    throw new ReconcileError(`${where}: ION exports are not read (no Ion reader is bundled); export the table again as DYNAMODB_JSON.`, 'unsupported');
-  }
-  if (outputFormat !== 'DYNAMODB_JSON') throw new ReconcileError(`${where}: unknown outputFormat ${JSON.stringify(outputFormat.slice(0, 40))}.`, 'unsupported');
+  if (outputFormat !== 'DYNAMODB_JSON' && outputFormat !== 'ION') throw new ReconcileError(`${where}: unknown outputFormat ${JSON.stringify(outputFormat.slice(0, 40))}.`, 'unsupported');
   const time = incremental ? str(summary.exportToTime) : (str(summary.exportTime) ?? str(summary.startTime));
   if (!time || Number.isNaN(Date.parse(time))) {
     throw new ReconcileError(`${where}: manifest-summary.json has no ${incremental ? 'exportToTime' : 'exportTime'}: the export's time must be known.`, 'bad-options');
@@ -88,12 +99,15 @@ export function parseManifest(where: string, summaryText: string, filesText: str
       throw new ReconcileError(`${where}: manifest-files.json line ${i + 1} is not JSON.`, 'bad-options');
     }
     const key = str(f?.dataFileS3Key);
-    const name = key?.split('/').pop();
+    const parts = key?.split('/') ?? [];
+    const name = parts[parts.length - 1];
     // Names are used as file names and S3 keys: nothing that climbs out of data/.
     if (!name || name === '.' || name === '..' || !/^[A-Za-z0-9._=-]+$/.test(name)) {
       throw new ReconcileError(`${where}: manifest-files.json line ${i + 1} has no usable dataFileS3Key.`, 'bad-options');
     }
-    files.push({ name, itemCount: num(f.itemCount), md5: str(f.md5Checksum), etag: str(f.etag) });
+    // "…/AWSDynamoDB/data/<name>": the incremental exports' shared folder; "…/AWSDynamoDB/<id>/data/<name>": its own.
+    const shared = parts.length >= 3 && parts[parts.length - 2] === 'data' && parts[parts.length - 3] === 'AWSDynamoDB';
+    files.push({ name, ...(shared ? { shared } : {}), itemCount: num(f.itemCount), md5: str(f.md5Checksum), etag: str(f.etag) });
   }
   return {
     location: where,

@@ -35,6 +35,11 @@ export interface ExportSpec {
   files: string[];
   /** Athena/Spark: the export's `data/` folder (s3://bucket/prefix/AWSDynamoDB/<id>/data/). */
   location: string;
+  /**
+   * Athena/Spark: when `location` is the data folder shared by incremental exports (s3://…/AWSDynamoDB/data/), the
+   * names of this export's own files in it: the others belong to other incremental exports.
+   */
+  only?: string[];
 }
 
 export interface QuerySpec {
@@ -77,6 +82,8 @@ interface Syntax {
   text(json: string): string;
   /** The table/view statement for one export. */
   table(name: string, columns: Array<[string, string]>, e: ExportSpec): string;
+  /** A condition keeping the rows of the export's own files (ExportSpec.only), or undefined when the table has no others. */
+  own(e: ExportSpec): string | undefined;
   struct(fields: Array<[string, string]>): string;
   string: string;
   double: string;
@@ -98,6 +105,8 @@ const duckdb: Syntax = {
     const files = e.files.length === 1 ? sqlString(e.files[0]) : `[${e.files.map(sqlString).join(', ')}]`;
     return `CREATE OR REPLACE TEMP VIEW ${name} AS SELECT ${select} FROM read_json(${files}, format = 'newline_delimited', compression = 'gzip', columns = ${cols});`;
   },
+  // DuckDB reads the listed files only.
+  own: () => undefined,
   string: 'VARCHAR',
   double: 'DOUBLE',
 };
@@ -117,6 +126,8 @@ const athena: Syntax = {
       `ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'`,
       `LOCATION ${sqlString(e.location)};`,
     ].join('\n'),
+  // "$path": the S3 URL of the object a row was read from (a hidden column of every Athena table).
+  own: (e) => (e.only ? `"$path" IN (${e.only.map((n) => sqlString(e.location + n)).join(', ')})` : undefined),
   string: 'varchar',
   double: 'double',
 };
@@ -128,8 +139,10 @@ const spark: Syntax = {
   field: (j, t) => `get_json_object(${j}, '$.${t}')`,
   text: (j) => j,
   struct: (fields) => `STRUCT<${fields.map(([n, t]) => `${spark.id(n)}: ${t}`).join(', ')}>`,
+  // In a shared folder, the path is a Hadoop glob naming the export's own files: {a.json.gz,b.json.gz}.
   table: (name, columns, e) =>
-    `CREATE OR REPLACE TEMPORARY VIEW ${name} (${columns.map(([n, t]) => `${spark.id(n)} ${t}`).join(', ')})\nUSING json OPTIONS (path ${sqlString(e.location)});`,
+    `CREATE OR REPLACE TEMPORARY VIEW ${name} (${columns.map(([n, t]) => `${spark.id(n)} ${t}`).join(', ')})\nUSING json OPTIONS (path ${sqlString(e.only ? `${e.location}{${e.only.join(',')}}` : e.location)});`,
+  own: () => undefined,
   string: 'STRING',
   double: 'DOUBLE',
 };
@@ -166,14 +179,16 @@ export function render(spec: QuerySpec, dialect: Dialect): RenderedQuery {
   );
   const img = (a: string) => `img.${x.id(a)}`;
   const images = spec.exports
-    .flatMap((e, i) =>
-      e.kind === 'full'
-        ? [`  SELECT ${i} AS v, 1 AS sign, ${x.id('Item')} AS img FROM ${tableName(e, i)}`]
+    .flatMap((e, i) => {
+      const own = x.own(e);
+      const and = own ? ` AND ${own}` : '';
+      return e.kind === 'full'
+        ? [`  SELECT ${i} AS v, 1 AS sign, ${x.id('Item')} AS img FROM ${tableName(e, i)}${own ? ` WHERE ${own}` : ''}`]
         : [
-            `  SELECT ${i} AS v, 1 AS sign, ${x.id('NewImage')} AS img FROM ${tableName(e, i)} WHERE ${x.id('NewImage')} IS NOT NULL`,
-            `  SELECT ${i} AS v, -1 AS sign, ${x.id('OldImage')} AS img FROM ${tableName(e, i)} WHERE ${x.id('OldImage')} IS NOT NULL`,
-          ],
-    )
+            `  SELECT ${i} AS v, 1 AS sign, ${x.id('NewImage')} AS img FROM ${tableName(e, i)} WHERE ${x.id('NewImage')} IS NOT NULL${and}`,
+            `  SELECT ${i} AS v, -1 AS sign, ${x.id('OldImage')} AS img FROM ${tableName(e, i)} WHERE ${x.id('OldImage')} IS NOT NULL${and}`,
+          ];
+    })
     .join('\n  UNION ALL\n');
   const p = spec.plan.pattern;
   const sk = 'sk';

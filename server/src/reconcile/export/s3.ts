@@ -76,6 +76,14 @@ export function s3Error(e: unknown, what: string): ReconcileError {
   return new ReconcileError(`${what}: ${(err.message ?? String(e)).split('\n')[0].slice(0, 200)}`, 'aws', { cause: e });
 }
 
+/**
+ * The S3 key of a data file: under the export's own `data/` (full exports), or under the `AWSDynamoDB/data/` folder
+ * shared by incremental exports, next to the export's folder (see manifest.ts).
+ */
+export function dataKey(exportPrefix: string, file: DataFile): string {
+  return `${file.shared ? exportPrefix.replace(/[^/]+\/$/, '') : exportPrefix}data/${file.name}`;
+}
+
 export interface TransferStats {
   files: number;
   bytes: number;
@@ -132,7 +140,7 @@ export class S3Export {
 
   /** One data file, streamed to disk; on a transient cut, resumed from the bytes already written (same ETag). */
   private async fetchFile(file: DataFile, path: string): Promise<void> {
-    const key = `${this.location.prefix}data/${file.name}`;
+    const key = dataKey(this.location.prefix, file);
     const what = `s3://${this.location.bucket}/${key}`;
     const out = createWriteStream(path);
     const md5: Hash = createHash('md5');
