@@ -18,6 +18,7 @@ import { GO_HOST, JAVA_HOST, YAML_HOST } from './hosts';
 import { TreeHostName, TreeState, initTreeSitter, loadTreeHost, runTreeHost, treeParser } from './treehost';
 import { goHost } from './go';
 import { javaHost } from './java';
+import { extractVtl, isVtl } from './vtl';
 
 export * from './model';
 export { operationsOf } from './operations';
@@ -58,6 +59,9 @@ const HOSTS: Record<string, HostLanguage> = {
   go: GO_HOST,
   java: JAVA_HOST,
   yaml: YAML_HOST,
+  // AppSync VTL mapping templates: a JSON body around VTL (vtl.ts); fixes are written as JSON.
+  vtl: 'json',
+  velocity: 'json',
 };
 
 /** The tree-sitter hosts of issue 15, by language id (their `HostLanguage` names come from hosts.ts). */
@@ -81,6 +85,7 @@ const EXTENSIONS: Record<string, string> = {
   java: 'java',
   yaml: 'yaml',
   yml: 'yaml',
+  vtl: 'vtl',
 };
 
 /** The languageId for a file path by its extension, or undefined when no extractor handles it. */
@@ -277,6 +282,7 @@ export function extract(text: string, languageId: string, opts?: ExtractOptions)
 
 function extractHost(text: string, host: HostLanguage, languageId: string): RequestSite[] {
   if (languageId === 'yaml') return extractYaml(text);
+  if (isVtl(languageId)) return extractVtl(text);
   if (host === 'json') return extractJson(text);
   const th = treeHostOf(languageId);
   if (th) {
@@ -297,7 +303,16 @@ function extractHost(text: string, host: HostLanguage, languageId: string): Requ
       tree.delete();
     }
   }
-  return newTsDocument(languageId, host).full(text);
+  return withAppSync(newTsDocument(languageId, host).full(text), text, languageId, host);
+}
+
+let appsyncModule: typeof import('./appsync') | undefined;
+/** The TS extractor's sites plus the AppSync resolver requests of the document (a whole-document pass, cheap prefilter). */
+function withAppSync(sites: RequestSite[], text: string, languageId: string, host: HostLanguage): RequestSite[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  appsyncModule ??= require('./appsync') as typeof import('./appsync');
+  if (!appsyncModule.mayContainAppSync(text)) return sites;
+  return appsyncModule.withAppSync(sites, appsyncModule.extractAppSync(text, languageId, host));
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -441,6 +456,10 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
           sites = yamlDoc.full(newText);
         }
         reparsed = yamlDoc.lastReparsed;
+      } else if (isVtl(languageId)) {
+        // Templates are small and usually one request: every update reads the whole template.
+        sites = extractVtl(newText);
+        reparsed = 1;
       } else if (host === 'json') {
         if (jsonDoc && span) {
           sites = jsonDoc.update(newText, span);
@@ -450,14 +469,17 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
           sites = jsonDoc.full(newText);
         }
         reparsed = jsonDoc.lastReparsed;
-      } else if (tsDoc && span) {
-        sites = tsDoc.update(newText, span);
-        incremental = tsDoc.lastWasIncremental;
-        reparsed = tsDoc.lastReparsed;
       } else {
-        tsDoc = newTsDocument(languageId, host!);
-        sites = tsDoc.full(newText);
+        if (tsDoc && span) {
+          sites = tsDoc.update(newText, span);
+          incremental = tsDoc.lastWasIncremental;
+        } else {
+          tsDoc = newTsDocument(languageId, host!);
+          sites = tsDoc.full(newText);
+        }
         reparsed = tsDoc.lastReparsed;
+        // The TS part stays incremental; AppSync requests are read again from the whole document when it may hold any.
+        sites = withAppSync(sites, newText, languageId, host!);
       }
       stats[incremental ? 'incremental' : 'full']++;
       lastUpdate.update = incremental ? 'incremental' : 'full';

@@ -107,6 +107,9 @@ function parse(text: string): VNode | undefined {
   }
 }
 
+/** The value tree of a JSON text (tolerant: errors recovered), as the JSON host reads it (the VTL host reuses it). */
+export const parseJsonValue = parse;
+
 /** A synthesized `{ <key>: <node> }` for bare CLI files (the file is the value of that one parameter). */
 function wrap(key: string, value: VNode): ObjectNode {
   return { kind: 'object', properties: [{ key, keyRange: { ...value.range }, value, range: { ...value.range } }], complete: true, range: { ...value.range } };

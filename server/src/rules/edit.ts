@@ -34,9 +34,17 @@ export interface HostSyntax {
   go?: GoSyntax;
   /** Java: how attribute values and maps are written in this file. */
   java?: JavaSyntax;
+  /** AppSync (JS resolver or VTL template): the request is AppSync's shape, renamed to DynamoDB's (extract/appsync-shape.ts). */
+  appsync?: boolean;
 }
 
 export function hostSyntax(text: string, site: RequestSite): HostSyntax {
+  const syn = hostSyntaxOf(text, site);
+  if (site.sdk.startsWith('appsync')) syn.appsync = true;
+  return syn;
+}
+
+function hostSyntaxOf(text: string, site: RequestSite): HostSyntax {
   const host = siteHost(site);
   if (host === 'go') return { host, quote: '"', go: goSyntax(text, site) };
   if (host === 'java') return { host, quote: '"', java: javaSyntax(text) };
@@ -186,6 +194,7 @@ export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode,
   if (syn.go && syn.go.missing) return undefined;
   if (syn.java) return javaInsert(text, obj, entries);
   if (syn.host === 'yaml') return yamlInsertProperties(text, obj, entries);
+  if (syn.appsync && !writtenAsIs(text, obj)) return undefined;
   const rendered = entries.map(([key, value]) => entryText(text, syn, obj, key, value));
   const last = lastEntry(text, syn, obj);
   if (!last) {
@@ -203,6 +212,19 @@ export function insertProperties(text: string, syn: HostSyntax, obj: ObjectNode,
   if (!multiLine) return { range: { start: last.range.end, end: last.range.end }, newText: rendered.map((e) => `, ${e}`).join('') };
   if (trailingComma) return { range: { start: i + 1, end: i + 1 }, newText: rendered.map((e) => `\n${indent}${e},`).join('') };
   return { range: { start: last.range.end, end: last.range.end }, newText: rendered.map((e) => `,\n${indent}${e}`).join('') };
+}
+
+/**
+ * AppSync: whether entries may be added to `obj` where it is written — a map written as such (`{` at its start, every
+ * entry inside it, keys as written). A renamed object (the request, `{ Update: ... }`, a Key/Item merged for PutItem,
+ * `update`'s and `condition`'s maps merged) would get DynamoDB's field names where AppSync has none: no fix.
+ */
+function writtenAsIs(text: string, obj: ObjectNode): boolean {
+  if (!obj.properties.length || text[obj.range.start] !== '{') return false;
+  return obj.properties.every((p) => {
+    const k = text.slice(p.keyRange.start, p.keyRange.end);
+    return p.range.start >= obj.range.start && p.range.end <= obj.range.end && (k === p.key || (/^["'`]/.test(k) && k.slice(1, -1) === p.key));
+  });
 }
 
 /** Remove an entry of an object literal / keyword arguments, with the comma that separates it from its neighbour. */

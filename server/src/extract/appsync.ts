@@ -1,0 +1,189 @@
+/**
+ * AppSync JavaScript resolvers (`APPSYNC_JS`): the DynamoDB request objects a resolver's `request(ctx)` returns
+ * (`{ operation: 'UpdateItem', key, update: {...}, condition: {...} }`, `PutItem` with `attributeValues`, `DeleteItem`,
+ * `TransactWriteItems` with `transactItems`), read as DynamoDB requests through appsync-shape.ts. A separate pass over
+ * the TypeScript/JavaScript document, added to the TS extractor's sites by index.ts.
+ *
+ * Which objects: in a file importing `@aws-appsync/utils` (or `/dynamodb`), every object literal whose `operation` is
+ * one of the write operations; elsewhere only one returned by an exported `request` function. Values are document
+ * style: plain JS values, `util.dynamodb.toMapValues({...})` / `toDynamoDB(x)` read as their argument; `ctx.args.x`,
+ * `ctx.identity`, variables and other calls are unknown. The `@aws-appsync/utils/dynamodb` helpers (`update({ key,
+ * update: { n: operations.increment(1) } })`, `put`, `remove`) build their expression at run time from a shape we have
+ * not confirmed: they are not read (silent).
+ */
+import ts from 'typescript';
+import type { HostLanguage, ObjectNode, Range, RequestSite, VNode } from './model';
+import { createTsSourceFile } from './typescript';
+import { decodeJs } from './strings';
+import { inferStyle } from './infer';
+import { APPSYNC_OPERATIONS, appSyncOperation, mapAppSyncRequest } from './appsync-shape';
+
+/** Cheap test before the pass: an AppSync import or an `operation:` key. */
+export function mayContainAppSync(text: string): boolean {
+  return text.includes('@aws-appsync') || /\boperation['"]?\s*:/.test(text);
+}
+
+const MAX_DEPTH = 64;
+/** Calls AppSync's runtime turns into attribute values: read as the value they convert (document style). */
+const CONVERTERS = /^util\.dynamodb\.(toMapValues|toDynamoDB|toString|toNumber|toBoolean|toList|toMap)$/;
+
+interface Ctx {
+  text: string;
+  sf: ts.SourceFile;
+}
+
+const rangeOf = (c: Ctx, n: ts.Node): Range => ({ start: n.getStart(c.sf), end: n.end });
+const unknown = (c: Ctx, n: ts.Node): VNode => {
+  const r = rangeOf(c, n);
+  return { kind: 'unknown', range: r, text: c.text.slice(r.start, Math.min(r.end, r.start + 120)) };
+};
+
+function keyOf(c: Ctx, name: ts.PropertyName): { key: string; range: Range } | undefined {
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return { key: name.text, range: rangeOf(c, name) };
+  if (ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name) || ts.isNumericLiteral(name)) return { key: name.text, range: rangeOf(c, name) };
+  return undefined;
+}
+
+/** A value tree in document style (iterative over nesting through `depth`, capped). */
+function value(c: Ctx, e: ts.Expression, depth: number): VNode {
+  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
+  if (depth > MAX_DEPTH) return unknown(c, e);
+  const range = rangeOf(c, e);
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return decodeJs(c.text.slice(range.start + 1, range.end - 1), range.start + 1, range, ts.isNoSubstitutionTemplateLiteral(e));
+  if (ts.isTemplateExpression(e)) return { ...(unknown(c, e) as { kind: 'unknown'; range: Range; text?: string }), type: 'S' };
+  if (ts.isNumericLiteral(e)) return { kind: 'number', text: c.text.slice(range.start, range.end).replace(/_/g, ''), range };
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return { kind: 'number', text: '-' + e.operand.text, range };
+  if (e.kind === ts.SyntaxKind.TrueKeyword || e.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'bool', value: e.kind === ts.SyntaxKind.TrueKeyword, range };
+  if (e.kind === ts.SyntaxKind.NullKeyword) return { kind: 'null', range };
+  if (ts.isObjectLiteralExpression(e)) return object(c, e, depth);
+  if (ts.isArrayLiteralExpression(e)) {
+    const items: VNode[] = [];
+    let complete = true;
+    for (const el of e.elements) {
+      if (ts.isSpreadElement(el) || ts.isOmittedExpression(el)) complete = false;
+      else items.push(value(c, el, depth + 1));
+    }
+    return { kind: 'array', items, complete, range };
+  }
+  if (ts.isCallExpression(e) && e.arguments.length === 1 && CONVERTERS.test(e.expression.getText(c.sf).replace(/\s+/g, ''))) return value(c, e.arguments[0], depth + 1);
+  return unknown(c, e);
+}
+
+function object(c: Ctx, e: ts.ObjectLiteralExpression, depth: number): ObjectNode {
+  const o: ObjectNode = { kind: 'object', properties: [], complete: true, range: rangeOf(c, e) };
+  for (const p of e.properties) {
+    if (ts.isPropertyAssignment(p)) {
+      const k = keyOf(c, p.name);
+      if (!k) {
+        o.complete = false;
+        continue;
+      }
+      o.properties.push({ key: k.key, keyRange: k.range, value: value(c, p.initializer, depth + 1), range: rangeOf(c, p) });
+    } else if (ts.isShorthandPropertyAssignment(p)) {
+      // `{ id }`: a variable's value, unknown here.
+      const r = rangeOf(c, p.name);
+      o.properties.push({ key: p.name.text, keyRange: r, value: { kind: 'unknown', range: r, text: p.name.text }, range: rangeOf(c, p) });
+    } else o.complete = false;
+  }
+  return o;
+}
+
+const isExported = (n: ts.Node) => !!ts.canHaveModifiers(n) && !!ts.getModifiers(n)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+
+/** The exported `request` function a statement declares (`export function request`, `export const request = (ctx) =>`). */
+function exportedRequest(s: ts.Statement): { name: string; node: ts.Node } | undefined {
+  if (!isExported(s)) return undefined;
+  if (ts.isFunctionDeclaration(s) && s.name?.text === 'request' && s.body) return { name: 'request', node: s };
+  if (ts.isVariableStatement(s))
+    for (const d of s.declarationList.declarations)
+      if (ts.isIdentifier(d.name) && d.name.text === 'request' && d.initializer && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) return { name: 'request', node: d.initializer };
+  return undefined;
+}
+
+/** Object literals a function returns (its `return {...}` statements, a concise arrow body), not nested functions'. */
+function returnedObjects(fn: ts.Node): ts.ObjectLiteralExpression[] {
+  const out: ts.ObjectLiteralExpression[] = [];
+  const body = ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isArrowFunction(fn) ? fn.body : undefined;
+  if (!body) return out;
+  const strip = (e: ts.Expression): ts.Expression => (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) ? strip(e.expression) : e);
+  if (!ts.isBlock(body)) {
+    const e = strip(body);
+    if (ts.isObjectLiteralExpression(e)) out.push(e);
+    return out;
+  }
+  const stack: ts.Node[] = [body];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (ts.isReturnStatement(n) && n.expression) {
+      const e = strip(n.expression);
+      if (ts.isObjectLiteralExpression(e)) out.push(e);
+      continue;
+    }
+    if (n !== body && ts.isFunctionLike(n)) continue;
+    n.forEachChild((ch) => void stack.push(ch));
+  }
+  return out;
+}
+
+function imports(sf: ts.SourceFile): boolean {
+  return sf.statements.some((s) => ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && /^@aws-appsync\/utils(\/dynamodb)?$/.test(s.moduleSpecifier.text));
+}
+
+interface Candidate {
+  node: ts.ObjectLiteralExpression;
+  fn?: { name: string; range: Range };
+}
+
+/** Every object literal with an `operation:` key in the file, with the function around it (iterative walk). */
+function operationObjects(c: Ctx): Candidate[] {
+  const out: Candidate[] = [];
+  const stack: { n: ts.Node; fn?: { name: string; range: Range } }[] = [{ n: c.sf }];
+  while (stack.length) {
+    const { n, fn } = stack.pop()!;
+    if (ts.isObjectLiteralExpression(n) && n.properties.some((p) => ts.isPropertyAssignment(p) && keyOf(c, p.name)?.key === 'operation')) {
+      out.push({ node: n, fn });
+      continue;
+    }
+    let inner = fn;
+    if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) inner = n.name && ts.isIdentifier(n.name) ? { name: n.name.text, range: rangeOf(c, n) } : fn;
+    else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && (ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer))) inner = { name: n.name.text, range: rangeOf(c, n.initializer) };
+    const children: ts.Node[] = [];
+    n.forEachChild((ch) => void children.push(ch));
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ n: children[i], fn: inner });
+  }
+  return out;
+}
+
+/** The AppSync requests of a TS/JS document (empty when it has none). */
+export function extractAppSync(text: string, languageId: string, host: HostLanguage): RequestSite[] {
+  if (!mayContainAppSync(text)) return [];
+  const sf = createTsSourceFile(text, languageId);
+  const c: Ctx = { text, sf };
+  let candidates: Candidate[];
+  if (imports(sf)) candidates = operationObjects(c);
+  else {
+    candidates = [];
+    for (const s of sf.statements) {
+      const r = exportedRequest(s);
+      if (r) for (const node of returnedObjects(r.node)) candidates.push({ node, fn: { name: r.name, range: rangeOf(c, r.node) } });
+    }
+  }
+  const sites: RequestSite[] = [];
+  for (const cand of candidates) {
+    const o = object(c, cand.node, 0);
+    const op = appSyncOperation(o);
+    const api = op && APPSYNC_OPERATIONS.get(op.op);
+    if (!op || !api) continue;
+    const params = mapAppSyncRequest(o, op.op);
+    const site: RequestSite = { api, apiSource: 'call', style: inferStyle(params, 'document'), host, range: { ...o.range }, nameRange: { ...op.range }, params, sdk: 'appsync-js' };
+    if (cand.fn) site.enclosingFunction = cand.fn;
+    sites.push(site);
+  }
+  return sites;
+}
+
+/** The TS extractor's sites and the AppSync ones, in document order (neither list is changed). */
+export function withAppSync(sites: RequestSite[], app: RequestSite[]): RequestSite[] {
+  if (!app.length) return sites;
+  return [...sites, ...app].sort((a, b) => a.range.start - b.range.start);
+}
