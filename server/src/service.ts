@@ -184,9 +184,10 @@ export class DynalintService {
     else {
       try {
         const state = this.extractorFor(doc.uri, languageId, settings.maxFileSize);
-        state.rules.edited(state.text, text);
+        const span = state.rules.edited(state.text, text);
         state.text = text;
-        const res = state.extractor.update(text);
+        // The changed span, found once: the extractor would otherwise compare the texts again.
+        const res = state.extractor.update(text, span && [{ start: span.start, end: span.oldEnd, text: text.slice(span.start, span.newEnd) }]);
         analysis.skipped = res.skipped;
         analysis.notLinted = res.notLinted;
         analysis.sites = res.sites;

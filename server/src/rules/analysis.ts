@@ -5,6 +5,7 @@
 import { AttrType, ObjectNode, Property, Range, RequestSite, StringNode, VNode, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
 import { Operation, operationsOf } from '../extract/operations';
 import { parseExpression } from '../expression/parser';
+import { Lru } from './lru';
 import type {
   AddAction, Comparator, ConditionNode, ExpressionKind, FunctionNode, Operand, ParseResult, PathNode, SetAction, UpdateAction, UpdateClause, UpdateExpressionNode, ValueRefNode,
 } from '../expression/ast';
@@ -27,13 +28,18 @@ export function operations(site: RequestSite): Operation[] {
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Expressions                                                                                                        */
 
-const parseCache = new WeakMap<StringNode, ParseResult>();
+/**
+ * Parsed expressions by content (kind + text): a parse holds only offsets inside its string, so the many requests of a
+ * document that write the same expression share one tree, and memory does not grow with the document (a tree per
+ * string node of a 50,000-line file was tens of MB). Bounded; the rules' results are cached per site
+ * (incremental.ts), so a parse is asked for again only when its site is re-extracted.
+ */
+const parseCache = new Lru<string, ParseResult>(4096);
 
 export function parsed(node: StringNode, kind: ExpressionKind): ParseResult {
-  const cached = parseCache.get(node);
-  if (cached && cached.kind === kind) return cached;
-  const r = parseExpression(kind, node.value);
-  parseCache.set(node, r);
+  const key = kind + '\u0000' + node.value;
+  let r = parseCache.get(key);
+  if (!r) parseCache.set(key, (r = parseExpression(kind, node.value)));
   return r;
 }
 

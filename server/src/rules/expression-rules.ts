@@ -5,7 +5,7 @@
  * resolved constants) and attach the issue-8 fixes.
  */
 import { operations } from './analysis';
-import { AttrType, ObjectNode, Range, RequestSite, StringNode, VNode, ValueStyle, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
+import { AttrType, Range, RequestSite, StringNode, VNode, ValueStyle, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
 import type { Operation, OperationKind } from '../extract/operations';
 import { EXPRESSION_FIELDS, EXPRESSION_FINDINGS, ExpressionField, ExpressionFinding, ExpressionRequest, FindingLocation, RequestOperation, ValueInfo, validateRequest } from '../expression';
 import { LEGACY_PARAMETERS } from '../expression/api';
@@ -180,9 +180,6 @@ export const VALIDATED_CACHE_BYTES = 16 * 1024 * 1024;
  * mapped afresh for each operation (`findingRange`).
  */
 const validated = new Lru<string, ExpressionFinding[]>(VALIDATED_CACHE_BYTES, (key, findings) => key.length * 2 + 256 * (findings.length + 1));
-/** The content key of an action object's request (undefined: nothing to validate). Valid while the object is: a
- * document extractor reuses the site of a statement an edit did not touch, moving only its offsets. */
-const keys = new WeakMap<ObjectNode, { key?: string; request?: ExpressionRequest }>();
 
 /** What the validation cache holds now (entries, approximate bytes): the server's `dynalint/stats`. */
 export function validationCacheStats(): { entries: number; bytes: number } {
@@ -193,14 +190,13 @@ export function validationCacheStats(): { entries: number; bytes: number } {
 }
 
 export function validateOperation(op: Operation): OperationResult | undefined {
-  let k = keys.get(op.params);
-  if (!k) {
-    const request = buildRequest(op);
-    keys.set(op.params, (k = request ? { key: JSON.stringify(request), request } : {}));
-  }
-  if (k.key === undefined || !k.request) return undefined;
-  let findings = validated.get(k.key);
-  if (!findings) validated.set(k.key, (findings = validateRequest(k.request)));
+  // Not memoized per action object: results are kept per site (`validateSite`) and, in the language service, the
+  // rules' findings per site (incremental.ts); the request and its key are built only for a site seen anew.
+  const request = buildRequest(op);
+  if (!request) return undefined;
+  const key = JSON.stringify(request);
+  let findings = validated.get(key);
+  if (!findings) validated.set(key, (findings = validateRequest(request)));
   return { op, findings };
 }
 

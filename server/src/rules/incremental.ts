@@ -69,11 +69,18 @@ export class RuleCache {
 
   /**
    * The document's text went from `oldText` to `newText` (every text its extractor saw, linted or not), or was
-   * extracted afresh (`oldText` undefined: nothing cached survives).
+   * extracted afresh (`oldText` undefined: nothing cached survives). Returns the span that changed, which the caller
+   * hands to the extractor as its change (the same span it would find by comparing the texts itself).
    */
-  edited(oldText: string | undefined, newText: string): void {
-    if (oldText === undefined) this.clear();
-    else if (oldText !== newText) this.spans.push(changedSpan(oldText, newText));
+  edited(oldText: string | undefined, newText: string): Span | undefined {
+    if (oldText === undefined) {
+      this.clear();
+      return undefined;
+    }
+    if (oldText === newText) return undefined;
+    const span = changedSpan(oldText, newText);
+    this.spans.push(span);
+    return span;
   }
 
   clear(): void {
