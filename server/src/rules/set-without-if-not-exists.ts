@@ -5,7 +5,7 @@ import {
   CounterAction, UpdateInfo, actionText, conditionOf, counterActions, keyPattern, moveAction, namesOf, operations, patternsMeet, requiredAttributes, spanRange, tableId, updateOf,
 } from './analysis';
 import { hostSyntax, rewriteString } from './edit';
-import { ActionEditor } from './fixes';
+import { ActionEditor, fixableSite } from './fixes';
 import { DOCS_BASE, Fix, Rule, SiteFinding } from './types';
 
 const id = 'set-without-if-not-exists';
@@ -98,14 +98,13 @@ class PutIndex {
   private readonly answers = new Map<string, boolean>();
   private readonly byObject = new WeakMap<CounterItem, boolean>();
 
-  constructor(text: string, sites: readonly RequestSite[]) {
-    for (const site of sites)
-      for (const put of putsOf(text, site)) {
-        this.all.push(put);
-        const list = this.byTable.get(put.table);
-        if (list) list.push(put);
-        else this.byTable.set(put.table, [put]);
-      }
+  constructor(readonly puts: readonly PutSummary[]) {
+    for (const put of puts) {
+      this.all.push(put);
+      const list = this.byTable.get(put.table);
+      if (list) list.push(put);
+      else this.byTable.set(put.table, [put]);
+    }
   }
 
   /**
@@ -142,11 +141,18 @@ class PutIndex {
 }
 
 const indexes = new WeakMap<readonly RequestSite[], { text: string; index: PutIndex }>();
+/** The last index built: an edit that leaves every Put's site untouched keeps it, with the answers it gave. */
+let lastIndex: PutIndex | undefined;
 
 function putIndex(text: string, sites: readonly RequestSite[]): PutIndex {
   const hit = indexes.get(sites);
   if (hit && hit.text === text) return hit.index;
-  const index = new PutIndex(text, sites);
+  const puts: PutSummary[] = [];
+  for (const site of sites) for (const put of putsOf(text, site)) puts.push(put);
+  // Summaries are per site object and read from contents only: the same ones in the same order give the same answers.
+  const same = lastIndex && lastIndex.puts.length === puts.length && puts.every((p, i) => p === lastIndex!.puts[i]);
+  const index = same ? lastIndex! : new PutIndex(puts);
+  lastIndex = index;
   indexes.set(sites, { text, index });
   return index;
 }
@@ -192,7 +198,7 @@ function checkSite(text: string, site: RequestSite, seen?: Set<string>, created?
       const key = `${range.start}:${range.end}:${message}`;
       if (seen?.has(key)) continue;
       seen?.add(key);
-      const fixes = [wrapFix(text, op, upd, c), addFix(text, op, upd, c)].filter((f): f is Fix => !!f);
+      const fixes = fixableSite(op.site) ? [wrapFix(text, op, upd, c), addFix(text, op, upd, c)].filter((f): f is Fix => !!f) : [];
       out.push({ ruleId: id, message, range, fixes, ...(itemMustExist ? { severity: 'info' as const } : {}), ...(item && !created ? { unless: item } : {}) });
     }
   }
