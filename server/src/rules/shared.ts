@@ -156,8 +156,9 @@ class Lazy implements SharedSource {
         }
         // A plain literal's characters lie within its range; a joined one's may be anywhere.
         if (!n.ends && (n.range.end < range.start || n.range.start >= end)) continue;
+        const offsets = n.offsets;
         for (let i = 0; i < n.value.length; i++) {
-          const at = n.offsets[i];
+          const at = offsets[i];
           if (at >= range.start && at < end && !insideOperation(o.op, { start: at, end: at })) {
             out.add(o.op);
             break;
