@@ -13,6 +13,7 @@ import { itemSize } from '../cost/size';
 import {
   FixKind, defineNameFix, defineValueFix, mergeClausesFix, pairTypos, redundantParensFix, removeMapFix, removeUnusedFix, renamePlaceholderFix, reservedWordsFix,
 } from '../fix/expression-fixes';
+import { fixableSite } from './fixes';
 import { Lru } from './lru';
 import { SharedSource, insideOperation, sharedSource } from './shared';
 import { DOCS_BASE, Finding, Fix, Rule, RuleContext } from './types';
@@ -299,6 +300,7 @@ function typosOf(r: OperationResult): Typos {
 function fixesFor(text: string, r: OperationResult, f: ExpressionFinding, shared: () => SharedSource): Fix[] {
   const kind = FIX_KIND_BY_ID[f.id];
   const op = r.op;
+  if (!fixableSite(op.site)) return [];
   const loc = f.location;
   const what = dataString(f, 'placeholder', 'name', 'key', 'word') ?? subject(op, f);
   const out: (Fix | undefined)[] = [];
@@ -376,6 +378,9 @@ function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
       for (const f of r.findings) {
         if (f.id !== meta.id) continue;
         const range = findingRange(r.op, f);
+        // A request sent through a helper of the file: a finding placed on the request's name (a missing map) is the
+        // helper's own site's, at the helper's request; the copy at each call would repeat it.
+        if (r.op.site.forwarded?.from && range === r.op.site.nameRange) continue;
         const key = `${range.start}:${range.end}:${f.message}`;
         if (seen.has(key)) continue;
         seen.add(key);

@@ -8,6 +8,16 @@ import { isReservedWord } from '../expression/reserved-words';
 import { HostSyntax, Literal, entryText, hostSyntax, insertInString, insertProperties, removeProperty, renderLiteral, stringLiteral } from './edit';
 import type { TextEdit } from './types';
 
+/**
+ * Whether fixes may be written for a site's request. Not for one alternative of several (data flow: the alternatives
+ * share their source, so an edit right for one — removing a value only it leaves unused, adding one only it needs —
+ * breaks another), nor for a request read from a repository wrapper's arguments (`this.putItem(item)`,
+ * `self.update_item(update_expression=...)`: an entry would be written into the wrapper call's argument list).
+ */
+export function fixableSite(site: RequestSite): boolean {
+  return !(site.alternative && site.alternative.count > 1) && !site.forwarded?.wrapper;
+}
+
 export class ActionEditor {
   readonly syn: HostSyntax;
   /** Set when the fix cannot be written (a map is a variable): the caller offers no fix. */
@@ -25,6 +35,7 @@ export class ActionEditor {
     readonly params: ObjectNode,
   ) {
     this.syn = hostSyntax(text, site);
+    if (!fixableSite(site)) this.failed = true;
     for (const field of ['ExpressionAttributeNames', 'ExpressionAttributeValues']) {
       const m = prop(params, field);
       if (m?.kind === 'object') for (const p of m.properties) this.taken.add(p.key);

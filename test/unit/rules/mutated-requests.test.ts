@@ -13,8 +13,16 @@ const cases: { name: string; lang: string; code: string; expect: string[] }[] = 
   {
     name: 'TS: values map assigned after the literal',
     lang: 'typescript',
-    code: `${ts}export async function f(id: string, name?: string) {\n  const p = { TableName: 'T', Key: { pk: id }, UpdateExpression: 'SET a = :a' } as UpdateCommandInput;\n  if (name) p.UpdateExpression += ', b = :b';\n  p.ExpressionAttributeValues = { ':a': 1, ':b': name };\n  await doc.send(new UpdateCommand(p));\n}\n`,
+    code: `${ts}export async function f(id: string, name: string) {\n  const p = { TableName: 'T', Key: { pk: id }, UpdateExpression: 'SET a = :a' } as UpdateCommandInput;\n  p.UpdateExpression += ', b = :b';\n  p.ExpressionAttributeValues = { ':a': 1, ':b': name };\n  await doc.send(new UpdateCommand(p));\n}\n`,
     expect: [],
+  },
+  {
+    // Without name, :b is defined and unused: DynamoDB rejects that request ("Value provided in
+    // ExpressionAttributeValues unused in expressions").
+    name: 'TS: values map assigned after the literal, an expression part added on one branch only',
+    lang: 'typescript',
+    code: `${ts}export async function f(id: string, name?: string) {\n  const p = { TableName: 'T', Key: { pk: id }, UpdateExpression: 'SET a = :a' } as UpdateCommandInput;\n  if (name) p.UpdateExpression += ', b = :b';\n  p.ExpressionAttributeValues = { ':a': 1, ':b': name };\n  await doc.send(new UpdateCommand(p));\n}\n`,
+    expect: ["':b'"],
   },
   {
     name: 'TS: an entry added to a nested map through a non-null assertion',
