@@ -425,6 +425,16 @@ class PyExtractor {
         if (v.kind === 'object') properties.push({ key: api === 'PutItem' ? 'Item' : 'Key', keyRange: this.range(a), value: v, range: this.range(a) });
       }
     }
+    // `pk=..`, `sk=..` keywords: the key's values, under the helper's own attribute names (a partial Key, never complete).
+    if (!properties.some((p) => p.key === 'Key')) {
+      const parts: Property[] = [];
+      for (const a of args.namedChildren) {
+        const k = a?.type === 'keyword_argument' ? a.childForFieldName('name') : null;
+        const v = k && a!.childForFieldName('value');
+        if (k && v && /^(pk|sk)$/.test(this.src(k))) parts.push({ key: this.src(k), keyRange: this.range(k), value: this.value(v, 1, 0), range: this.range(a!) });
+      }
+      if (parts.length) properties.push({ key: 'Key', keyRange: parts[0].keyRange, value: { kind: 'object', properties: parts, complete: false, range: { start: parts[0].range.start, end: parts[parts.length - 1].range.end } }, range: { start: parts[0].range.start, end: parts[parts.length - 1].range.end } });
+    }
     const must = api === 'PutItem' ? 'Item' : api === 'UpdateItem' ? 'UpdateExpression' : 'Key';
     if (!prop({ kind: 'object', properties, complete: false, range: this.range(args) }, must)) return undefined;
     const params: ObjectNode = { kind: 'object', properties, complete: false, range: this.range(args) };

@@ -1,6 +1,6 @@
-import { type ObjectNode, type RequestSite, exclusive, prop } from '../extract/model';
+import { type RequestSite, type VNode, exclusive, prop } from '../extract/model';
 
-import { CounterAction, counterActions, keyValueText, operations, tableId, updateOf, valueFacts } from './analysis';
+import { CounterAction, counterActions, keyPattern, keyValueText, operations, patternsMeet, tableId, updateOf, valueFacts } from './analysis';
 import { DOCS_BASE, Finding, Rule, Severity } from './types';
 
 const id = 'separate-child-and-counter-writes';
@@ -41,22 +41,84 @@ function keyedByCounter(text: string, child: RequestSite, counter: RequestSite):
   });
 }
 
+type Relation = 'same' | 'different' | 'unknown';
+
+const within = (outer: { start: number; end: number }, r: { start: number; end: number }) => r.start >= outer.start && r.end <= outer.end;
+
 /**
- * Whether a Put/Delete writes the counter's own item rather than a child: a Put whose Item holds the counter attribute
- * ("create the parent with views: 0, then ADD views"), or a write to the same table whose key values are written
- * exactly like the counter's Key.
+ * Whether two key values can be compared by their source text: both written in the function the two requests share.
+ * A request sent through a helper (`site.forwarded`) has its values in the helper: a `pk` there and a `pk` in the caller
+ * are different variables, so their text says nothing (unknown-equal).
+ */
+function comparable(a: VNode, sa: RequestSite, b: VNode, sb: RequestSite): boolean {
+  if (!sa.forwarded && !sb.forwarded) return true;
+  const fn = sa.enclosingFunction?.range;
+  return !!fn && within(fn, a.range) && within(fn, b.range);
+}
+
+/** One key value of the child against the counter's: same (the literal, or the same source in one function), different (patterns that cannot meet), or unknown. */
+function valueRelation(text: string, a: VNode, sa: RequestSite, b: VNode, sb: RequestSite): Relation {
+  const pa = keyPattern(text, a, sa.style);
+  const pb = keyPattern(text, b, sb.style);
+  if (!patternsMeet(pa, pb)) return 'different';
+  if (pa === pb && !/(?<!\\)\*/.test(pa)) return 'same';
+  if (comparable(a, sa, b, sb) && source(text, a) === source(text, b)) return 'same';
+  return 'unknown';
+}
+
+/**
+ * Whether a Put/Delete writes the counter's item: `same` when the tables may be one and every key attribute of the
+ * counter holds the same value in the child; `different` when the tables differ, the child's Key has other attribute
+ * names (`{user_id, follow}` is not the item `{user_id}`), a complete Item lacks a key attribute, or a value's pattern
+ * cannot meet the counter's (`ANALYTICS#SESSION#*` vs `VIEWS`); else `unknown` (`comparable` says whether only values
+ * of different functions left it so).
+ */
+function keyRelation(text: string, child: RequestSite, counter: RequestSite): { rel: Relation; crossFunction: boolean } {
+  const unknown = { rel: 'unknown' as const, crossFunction: false };
+  const item = prop(child.params, child.api === 'PutItem' ? 'Item' : 'Key');
+  const key = prop(counter.params, 'Key');
+  if (item?.kind !== 'object' || key?.kind !== 'object' || !key.properties.length) return unknown;
+  const [ct, kt] = [tableId(text, operations(child)[0]), tableId(text, operations(counter)[0])];
+  if (ct && kt && ct !== kt) return { rel: 'different', crossFunction: false };
+  // A Key read from a repository wrapper's keywords (`pk=`, `sk=`) is partial and named by the helper's convention:
+  // only a value that cannot be the child's (same name, any case) is read from it.
+  const loose = !key.complete;
+  if (loose && !counter.forwarded?.wrapper) return unknown;
+  const find = (n: string) => prop(item, n) ?? (loose ? item.properties.find((p) => p.key.toLowerCase() === n.toLowerCase())?.value : undefined);
+  const names = key.properties.map((k) => k.key);
+  if (!loose && item.complete && names.some((n) => !prop(item, n))) return { rel: 'different', crossFunction: false };
+  if (!loose && child.api !== 'PutItem' && item.complete && item.properties.some((p) => !names.includes(p.key))) return { rel: 'different', crossFunction: false };
+  let rel: Relation = loose ? 'unknown' : 'same';
+  let crossFunction = false;
+  for (const k of key.properties) {
+    const v = find(k.key);
+    if (!v) {
+      if (loose) continue;
+      return unknown;
+    }
+    const r = valueRelation(text, v, child, k.value, counter);
+    if (r === 'different') return { rel: r, crossFunction: false };
+    if (r === 'unknown') {
+      rel = 'unknown';
+      if (!comparable(v, child, k.value, counter)) crossFunction = true;
+    }
+  }
+  return { rel, crossFunction };
+}
+
+/**
+ * Whether a Put/Delete writes the counter's own item rather than a child: a write of the same key (see `keyRelation`),
+ * or a Put whose Item holds the counter attribute ("create the parent with views: 0, then ADD views") unless its key
+ * is another item's: known different, or unknown only because its values are another function's variables (a child
+ * created with its own `children_count: 0` in the caller, the parent's count bumped in a helper).
  */
 function writesCounterItem(text: string, child: RequestSite, counter: RequestSite, attrs: string[]): boolean {
   const item = prop(child.params, child.api === 'PutItem' ? 'Item' : 'Key');
   if (item?.kind !== 'object') return false;
-  if (child.api === 'PutItem' && attrs.some((a) => prop(item, a.split(/[.[]/)[0]))) return true;
-  const key = prop(counter.params, 'Key');
-  if (key?.kind !== 'object' || !key.complete || !key.properties.length) return false;
-  if (tableId(text, operations(child)[0]) !== tableId(text, operations(counter)[0])) return false;
-  return key.properties.every((k) => {
-    const v = prop(item as ObjectNode, k.key);
-    return v !== undefined && source(text, v) === source(text, k.value);
-  });
+  const { rel, crossFunction } = keyRelation(text, child, counter);
+  if (rel === 'same') return true;
+  if (rel === 'different') return false;
+  return child.api === 'PutItem' && !crossFunction && attrs.some((a) => prop(item, a.split(/[.[]/)[0]));
 }
 
 function check(text: string, sites: RequestSite[]): (Omit<Finding, 'severity'> & { severity?: Severity })[] {

@@ -1,4 +1,4 @@
-import { Case, Dialect, ruleCases } from './check';
+import { Case, Dialect, PRELUDE, ruleCases } from './check';
 import { V, raw, render } from './render';
 
 const child = { TableName: 'Social', Item: { PK: 'POST#a91f', SK: 'LIKE#USER#7c20' } };
@@ -114,3 +114,76 @@ ruleCases(
     ...(d.startsWith('py') ? [] : [{ name: 'Put in an if, Update in an if inside an IIFE after it: both can run', dialect: d, code: shaped(d, 'iife'), expect: [{ text: NAME[d] }] }]),
   ]),
 );
+
+/** Which writes are the counter's own item (issue 13 follow-ups): key attribute names, key patterns, helpers. */
+const follows = { TableName: 'Users', Key: { user_id: raw('userId') }, UpdateExpression: 'SET follow_version = follow_version + :one', ExpressionAttributeValues: { ':one': 1 } };
+ruleCases(
+  'separate-child-and-counter-writes',
+  (['ts-v3', 'ts-doc', 'js-v2', 'py-client', 'py-resource'] as Dialect[]).flatMap((d): Case[] => [
+    {
+      name: "a Delete whose Key has an attribute more than the counter's is another item (a child)",
+      dialect: d,
+      code: fns(d, [['DeleteItem', { TableName: 'Users', Key: { user_id: raw('userId'), follow: raw('follow') } }], ['UpdateItem', follows]]),
+      expect: [{ text: NAME[d] }],
+    },
+    {
+      name: "control: a Delete with exactly the counter's key (the counter item itself)",
+      dialect: d,
+      code: fns(d, [['DeleteItem', { TableName: 'Users', Key: { user_id: raw('userId') } }], ['UpdateItem', follows]]),
+    },
+    {
+      name: 'a child Put holding its own counter attribute, keyed apart from the counter item, is a child',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Social', Item: { PK: 'POST#a91f', SK: 'LIKE#USER#7c20', likeTally: 0 } }], ['UpdateItem', counter]]),
+      expect: [{ text: NAME[d] }],
+    },
+    {
+      name: 'control: a Put holding the counter, keyed by the same variables as the counter (the counter item)',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Social', Item: { PK: raw('pk'), SK: raw('sk'), likeTally: 0 } }], ['UpdateItem', { ...counter, Key: { PK: raw('pk'), SK: raw('sk') } }]]),
+    },
+  ]),
+);
+
+/** Helpers of the same class: a `pk` of the helper and a `pk` of the caller are different variables. */
+const REPO = (body: string) =>
+  `${PRELUDE['ts-doc']}export class CategoryRepository {\n` +
+  `  private async bump(parentId: string, n: number) {\n    const parent = await this.find(parentId);\n    const pk = parent.parentName || 'ROOT';\n    const sk = parent.name;\n` +
+  `    await doc.send(new UpdateCommand({ TableName: 'Categories', Key: { PK: pk, SK: sk }, UpdateExpression: 'ADD children_count :n', ExpressionAttributeValues: { ':n': n } }));\n  }\n` +
+  `${body}}\n`;
+ruleCases('separate-child-and-counter-writes', [
+  {
+    name: "helper: a Delete keyed { PK: pk, SK: sk } in the caller, the counter's { PK: pk, SK: sk } in the helper: a child",
+    dialect: 'ts-doc',
+    code: REPO(`  async remove(id: string) {\n    const c = await this.find(id);\n    const pk = c.parentName || 'ROOT';\n    const sk = c.name;\n    await doc.send(new DeleteCommand({ TableName: 'Categories', Key: { PK: pk, SK: sk } }));\n    await this.bump(c.parentId, -1);\n  }\n`),
+    expect: [{ text: 'bump' }],
+  },
+  {
+    name: 'helper: a child Put that holds its own children_count: 0 is still a child',
+    dialect: 'ts-doc',
+    code: REPO(`  async create(parentId: string, name: string) {\n    const pk = parentId;\n    await doc.send(new PutCommand({ TableName: 'Categories', Item: { PK: pk, SK: name, children_count: 0 } }));\n    await this.bump(parentId, 1);\n  }\n`),
+    expect: [{ text: 'bump' }],
+  },
+  {
+    name: 'helper control: the child write goes to another table keyed by its own id',
+    dialect: 'ts-doc',
+    code: REPO(`  async audit(parentId: string, id: string) {\n    await doc.send(new PutCommand({ TableName: 'Audit', Item: { id, at: 1 } }));\n    await this.bump(parentId, 1);\n  }\n`),
+  },
+  {
+    name: 'Python repository wrapper: a session Put keyed apart from the pk=/sk= of the counter update',
+    dialect: 'py-resource',
+    code:
+      `${PRELUDE['py-resource']}\nclass AnalyticsRepository(DynamoDBRepository):\n    def track(self, session_id, content_id):\n` +
+      `        self.update_item(pk=f"VIEWS#{content_id}", sk="VIEWS", update_expression="SET #data.viewCount = if_not_exists(#data.viewCount, :zero) + :inc", expression_attribute_values={":inc": 1, ":zero": 0}, expression_attribute_names={"#data": "Data"})\n` +
+      `        self.put_item({"PK": f"SESSION#{session_id}", "SK": f"VIEW#{content_id}", "Data": {"viewedAt": 1}})\n`,
+    expect: [{ text: 'update_item' }],
+  },
+  {
+    name: 'Python repository wrapper control: a Put of the counter item itself (same pk/sk patterns, holding Data)',
+    dialect: 'py-resource',
+    code:
+      `${PRELUDE['py-resource']}\nclass AnalyticsRepository(DynamoDBRepository):\n    def track(self, content_id):\n` +
+      `        self.put_item({"PK": f"VIEWS#{content_id}", "SK": "VIEWS", "Data": {"viewCount": 0}})\n` +
+      `        self.update_item(pk=f"VIEWS#{content_id}", sk="VIEWS", update_expression="SET #data.viewCount = if_not_exists(#data.viewCount, :zero) + :inc", expression_attribute_values={":inc": 1, ":zero": 0}, expression_attribute_names={"#data": "Data"})\n`,
+  },
+]);
