@@ -4,12 +4,24 @@
  */
 import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
-import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest, markMutatedLater } from './infer';
+import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
+import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
 import { concatStrings, decodePython } from './strings';
 import { maxRef, shiftSite } from './remap';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
+/** Statements the data flow may interpret per extraction (then names fall back to their last assignment). */
+const FLOW_BUDGET = 200_000;
+
+/** What the flow of one name needs (see PyExtractor.flow). */
+interface FlowCtx {
+  name: string;
+  mention: RegExp;
+  use: TNode;
+  depth: number;
+  hops: number;
+}
 
 const QUERY = `
 (call function: (attribute object: (_) @recv attribute: (identifier) @method) arguments: (argument_list) @args) @call
@@ -109,6 +121,8 @@ class PyExtractor {
   /** The definition node of each function, for its parameters (kept apart: `Fn` objects become sites' enclosingFunction). */
   private fnNodes = new WeakMap<Fn, TNode>();
   private paramCache = new Map<Fn, Set<string>>();
+  /** Statements the data flow may still interpret. */
+  private flowBudget = FLOW_BUDGET;
 
   constructor(
     private text: string,
@@ -164,9 +178,9 @@ class PyExtractor {
     };
     for (const c of calls) {
       const before = this.consumed.size;
-      const s = this.callSite(c.call, c.recv, this.src(c.method), c.args);
+      const s = this.callSites(c.call, c.recv, this.src(c.method), c.args);
       const u = unitAt(c.call.startIndex);
-      if (s) u.sites.push(s);
+      u.sites.push(...s);
       if (this.consumed.size !== before) u.consumed = [...this.consumed];
     }
     for (const u of units) if (reused?.[units.indexOf(u)]) for (const p of u.consumed) this.consumed.add(p);
@@ -357,6 +371,26 @@ class PyExtractor {
 
   /* ---------------------------------------------------------------------------------------------------------------- */
 
+  /**
+   * Sites of a call, one per alternative its parameters may be (data flow: `**params` assigned in the arms of an `if`,
+   * an entry set on one branch): each its own tree, `alternative` set and its own arm in `branch`.
+   */
+  private callSites(call: TNode, recv: TNode, method: string, args: TNode): RequestSite[] {
+    // The budget is per call: a call's sites do not depend on what the flow read elsewhere (incremental = full).
+    this.flowBudget = FLOW_BUDGET;
+    const first = this.callSite(call, recv, method, args);
+    if (!first) return [];
+    const all = (splatAlternatives.get(first.params) ?? [first.params]).flatMap((p) => variants(p)).filter((v): v is ObjectNode => v.kind === 'object');
+    if (all.length > MAX_ALTERNATIVES) return [first];
+    if (all.length < 2) return [first];
+    const fn = first.enclosingFunction;
+    return all.map((params, index) => {
+      const site: RequestSite = { ...first, range: { ...first.range }, nameRange: { ...first.nameRange }, params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
+      if (fn) site.branch = `${first.branch ?? ''}/a${first.range.start - fn.range.start}:${index}`;
+      return site;
+    });
+  }
+
   private callSite(call: TNode, recv: TNode, method: string, args: TNode): RequestSite | undefined {
     const api = PY_METHODS.get(method) as Api;
     const params = this.kwargs(args);
@@ -449,6 +483,7 @@ class PyExtractor {
   }
 
   private dictSite(a: Assign): RequestSite | undefined {
+    this.flowBudget = FLOW_BUDGET;
     if (this.consumed.has(a.rhs.startIndex)) return undefined;
     const params = this.value(a.rhs, 0, 0);
     if (params.kind !== 'object') return undefined;
@@ -471,9 +506,253 @@ class PyExtractor {
   }
 
   /** Keyword arguments (and `**name` bound to a dict) as the request's parameters. */
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* Data flow of a local name (server/src/flow holds the model; this binds Python's statements to it)               */
+
+  /**
+   * What the local assigned by `a` holds at `use`: the statements of its function read in order up to the one holding
+   * the use (`p = {...}`, `p['X'] = v`, `p['A'][':v'] = v`, `p.update({...})` / `p.update(X=v)`, `p.append(x)`,
+   * `p.extend([...])`, `p += [...]`, `p = p + [...]`, `del p['X']`, `p.pop('X')`), `if`/`elif`/`else` arms joined as
+   * alternatives, arms ending in `return`/`raise` dropped, loops read as zero or more passes. A path on which the name
+   * is not assigned yet raises before the use: it adds nothing. Undefined when the flow cannot be read (module level,
+   * a use in a nested function or lambda, `global`/`nonlocal`, the budget spent): the caller falls back.
+   */
+  private flow(a: Assign, use: TNode, depth: number, hops: number): VNode | undefined {
+    if (a.scope < 0 || hops >= MAX_RESOLVE || this.flowBudget <= 0) return undefined;
+    const fnNode = this.fnNodes.get(this.fns[a.scope]);
+    const body = fnNode?.childForFieldName('body');
+    if (!fnNode || !body) return undefined;
+    for (let p = use.parent; p && p.id !== fnNode.id; p = p.parent) if (p.type === 'lambda' || p.type === 'function_definition' || p.type === 'list_comprehension' || p.type === 'generator_expression' || p.type === 'dictionary_comprehension') return undefined;
+    const name = a.name;
+    const bodyText = this.src(body);
+    if (new RegExp(`\\b(?:global|nonlocal)\\s[^\\n]*\\b${name}\\b`).test(bodyText)) return undefined;
+    const f: FlowCtx = { name, mention: new RegExp(`(?<![\\w.])${name}(?!\\w)`), use, depth, hops };
+    // A parameter holds the caller's value until assigned: unknown on a path that does not assign it.
+    const init: State = this.paramsOf(this.fns[a.scope]).has(name) ? undefined : [];
+    const r = this.pySteps(stmtsOf(body), init, f, 0);
+    if (!r.reached || r.state === 'dead' || r.state?.length === 0) return undefined;
+    // Reached, but unknown on some path (a parameter not reassigned there, a change not read): silent.
+    return valueOf(r.state, this.unknown(use));
+  }
+
+  private pySteps(stmts: TNode[], state: State | 'dead', f: FlowCtx, nest: number): { state: State | 'dead'; reached: boolean } {
+    let s = state;
+    for (const st of stmts) {
+      if (s === 'dead') return { state: s, reached: false };
+      if (st.startIndex <= f.use.startIndex && f.use.endIndex <= st.endIndex) return { state: this.pyInto(st, s, f, nest), reached: true };
+      s = this.pyStep(st, s, f, nest);
+    }
+    return { state: s, reached: false };
+  }
+
+  /** The state at the use, inside the statement holding it. */
+  private pyInto(st: TNode, s: State, f: FlowCtx, nest: number): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    const inside = (n: TNode | null | undefined) => !!n && n.startIndex <= f.use.startIndex && f.use.endIndex <= n.endIndex;
+    if (st.type === 'if_statement') {
+      const cond = st.childForFieldName('condition');
+      if (inside(cond)) return s;
+      const cons = st.childForFieldName('consequence');
+      if (inside(cons)) return this.pySteps(stmtsOf(cons!), s, f, nest + 1).state;
+      for (const alt of st.childrenForFieldName('alternative')) {
+        if (!alt) continue;
+        const block = alt.type === 'else_clause' ? alt.childForFieldName('body') : alt.childForFieldName('consequence');
+        if (inside(alt)) return inside(block) ? this.pySteps(stmtsOf(block!), s, f, nest + 1).state : s;
+      }
+      return s;
+    }
+    if (st.type === 'with_statement' || st.type === 'try_statement') {
+      const body = st.childForFieldName('body');
+      if (inside(body)) return this.pySteps(stmtsOf(body!), s, f, nest + 1).state;
+      if (st.type === 'with_statement') return s;
+    }
+    if (st.type === 'expression_statement' || st.type === 'return_statement' || st.type === 'if_statement' || st.type === 'with_statement') return s;
+    // A loop, an `except`/`finally`, a `match` holding the use: what its body changes may have run before (another pass).
+    const text = this.src(st);
+    return this.pyChanges(text, f) ? this.pyUnreadable(s, text, f) : s;
+  }
+
+  /** The state after a statement that does not hold the use. */
+  private pyStep(st: TNode, s: State, f: FlowCtx, nest: number, loop = false): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    if (st.type === 'return_statement' || st.type === 'raise_statement') return 'dead';
+    const text = this.src(st);
+    if (!f.mention.test(text)) return s;
+    switch (st.type) {
+      case 'if_statement': {
+        const cond = st.childForFieldName('condition');
+        if (cond && this.pyChanges(this.src(cond), f)) return this.pyUnreadable(s, text, f);
+        const arms: (State | 'dead')[] = [];
+        const cons = st.childForFieldName('consequence');
+        arms.push(cons ? this.pyBlock(stmtsOf(cons), s, f, nest + 1, loop) : s);
+        let hasElse = false;
+        for (const alt of st.childrenForFieldName('alternative')) {
+          if (!alt) continue;
+          if (alt.type === 'else_clause') {
+            hasElse = true;
+            const body = alt.childForFieldName('body');
+            arms.push(body ? this.pyBlock(stmtsOf(body), s, f, nest + 1, loop) : s);
+          } else {
+            const c = alt.childForFieldName('condition');
+            if (c && this.pyChanges(this.src(c), f)) return this.pyUnreadable(s, text, f);
+            const body = alt.childForFieldName('consequence');
+            arms.push(body ? this.pyBlock(stmtsOf(body), s, f, nest + 1, loop) : s);
+          }
+        }
+        if (!hasElse) arms.push(s);
+        return join(...arms);
+      }
+      case 'for_statement':
+      case 'while_statement': {
+        // Zero or more passes: appends become representatives, anything else makes the value unreadable. An `else`
+        // clause or a `break`/`continue` inside: not read.
+        if (st.childForFieldName('alternative') || /\b(?:break|continue)\b/.test(text)) return this.pyUnreadable(s, text, f);
+        const body = st.childForFieldName('body');
+        const r = body ? this.pyBlock(stmtsOf(body), s, f, nest + 1, true) : s;
+        return r === 'dead' ? s : r;
+      }
+      case 'with_statement': {
+        const body = st.childForFieldName('body');
+        const head = body ? this.text.slice(st.startIndex, body.startIndex) : text;
+        // A change inside a `with` is not read (a fix removing its only statement would leave an empty block).
+        if (!body || f.mention.test(head) || this.pyChanges(this.src(body), f)) return this.pyUnreadable(s, text, f);
+        return s;
+      }
+      case 'expression_statement': {
+        const e = st.namedChild(0);
+        const op = e ? this.pyOp(e, s, f, loop) : undefined;
+        if (op === 'same') return s;
+        if (op && 'state' in op) return op.state;
+        if (op) return applyAll(s, op);
+        break;
+      }
+    }
+    return this.pyChanges(text, f) ? this.pyUnreadable(s, text, f) : s;
+  }
+
+  private pyBlock(stmts: TNode[], s: State, f: FlowCtx, nest: number, loop: boolean): State | 'dead' {
+    let cur: State | 'dead' = s;
+    for (const x of stmts) {
+      if (cur === 'dead') break;
+      cur = this.pyStep(x, cur, f, nest, loop);
+    }
+    return cur;
+  }
+
+  /** The change an expression statement makes: an `Op`, a new state (`p = ...`), `same` (only reads), or undefined (not read). */
+  private pyOp(e: TNode, s: State, f: FlowCtx, loop: boolean): Op | { state: State } | 'same' | undefined {
+    const depth = f.depth + 1;
+    const hops = f.hops + 1;
+    const mentions = (n: TNode | null | undefined) => !!n && f.mention.test(this.src(n));
+    if (e.type === 'assignment') {
+      const l = e.childForFieldName('left');
+      const r = e.childForFieldName('right');
+      if (!l || !r || e.childForFieldName('type')) return undefined;
+      if (l.type === 'identifier' && this.src(l) === f.name) {
+        if (loop) return undefined;
+        // `p = p + [...]`: a push; any other self-reference: unreadable.
+        if (r.type === 'binary_operator' && r.child(1)?.type === '+' && this.src(r.childForFieldName('left')!) === f.name && !mentions(r.childForFieldName('right'))) {
+          const v = this.value(r.childForFieldName('right')!, depth, hops);
+          return v.kind === 'array' ? { kind: 'push', items: v.items, complete: v.complete, ...(v.samples ? { samples: v.samples } : {}) } : undefined;
+        }
+        if (mentions(r)) return undefined;
+        return { state: flatten([this.value(r, depth, hops)]) };
+      }
+      const path = this.pyPath(l, f);
+      if (path && !mentions(r)) {
+        if (loop) return { kind: 'opaque', deep: path.keys.length > 1 };
+        return { kind: 'set', path: path.keys, keyRange: path.keyRange, value: this.value(r, depth, hops), range: this.range(e) };
+      }
+      return undefined;
+    }
+    if (e.type === 'augmented_assignment') {
+      const l = e.childForFieldName('left');
+      const r = e.childForFieldName('right');
+      if (l?.type === 'identifier' && this.src(l) === f.name && e.child(1)?.type === '+=' && r && !mentions(r)) {
+        const v = this.value(r, depth, hops);
+        if (v.kind !== 'array') return undefined;
+        return loop ? { kind: 'push', items: v.items, complete: false, samples: v.items.length } : { kind: 'push', items: v.items, complete: v.complete, ...(v.samples ? { samples: v.samples } : {}) };
+      }
+      return undefined;
+    }
+    if (e.type === 'call') {
+      const fn = e.childForFieldName('function');
+      const args = e.childForFieldName('arguments');
+      const obj = fn?.type === 'attribute' ? fn.childForFieldName('object') : undefined;
+      const method = fn?.type === 'attribute' ? fn.childForFieldName('attribute') : undefined;
+      if (!obj || !method || !args || obj.type !== 'identifier' || this.src(obj) !== f.name) return this.pyChanges(this.src(e), f) ? undefined : 'same';
+      const list = args.namedChildren.filter((c): c is TNode => !!c && c.type !== 'comment');
+      if (list.some((c) => mentions(c))) return undefined;
+      switch (this.src(method)) {
+        case 'update': {
+          if (loop) return { kind: 'opaque', deep: true };
+          if (list.length === 1 && list[0].type !== 'keyword_argument' && list[0].type !== 'dictionary_splat') return { kind: 'merge', value: this.value(list[0], depth, hops) };
+          if (list.length && list.every((c) => c.type === 'keyword_argument')) return { kind: 'merge', value: this.kwargs(args) };
+          return { kind: 'opaque', deep: true };
+        }
+        case 'append':
+          if (list.length !== 1 || list[0].type === 'keyword_argument') return undefined;
+          return loop ? { kind: 'push', items: [this.value(list[0], depth, hops)], complete: false, samples: 1 } : { kind: 'push', items: [this.value(list[0], depth, hops)], complete: true };
+        case 'extend': {
+          if (list.length !== 1 || list[0].type === 'keyword_argument') return undefined;
+          const v = this.value(list[0], depth, hops);
+          if (v.kind !== 'array') return { kind: 'opaque', deep: false };
+          return loop ? { kind: 'push', items: v.items, complete: false, samples: v.items.length } : { kind: 'push', items: v.items, complete: v.complete, ...(v.samples ? { samples: v.samples } : {}) };
+        }
+        case 'pop': {
+          const k = list.length >= 1 ? this.value(list[0], depth, hops) : undefined;
+          if (k?.kind === 'string' && !loop && s?.every((v) => v.kind === 'object')) return { kind: 'delete', path: [k.value] };
+          return { kind: 'opaque', deep: false };
+        }
+        case 'get':
+        case 'copy':
+        case 'keys':
+        case 'values':
+        case 'items':
+        case 'index':
+        case 'count':
+          return 'same';
+        default:
+          return undefined;
+      }
+    }
+    return this.pyChanges(this.src(e), f) ? undefined : 'same';
+  }
+
+  /** `p['A']`, `p['A'][':v']` rooted at the name, with literal string keys: the keys and the last key's range. */
+  private pyPath(n: TNode, f: FlowCtx): { keys: string[]; keyRange: Range } | undefined {
+    const keys: string[] = [];
+    let keyRange: Range | undefined;
+    let cur: TNode | null = n;
+    while (cur && cur.type === 'subscript') {
+      const subs = cur.childrenForFieldName('subscript').filter((c): c is TNode => !!c);
+      if (subs.length !== 1) return undefined;
+      const k = this.value(subs[0], f.depth + 1, f.hops + 1);
+      if (k.kind !== 'string') return undefined;
+      keys.unshift(k.value);
+      keyRange ??= this.range(subs[0]);
+      cur = cur.childForFieldName('value');
+    }
+    return cur?.type === 'identifier' && this.src(cur) === f.name && keys.length && keyRange ? { keys, keyRange } : undefined;
+  }
+
+  /** Whether text may change the name: a mutation through it, or an assignment to it. */
+  private pyChanges(text: string, f: FlowCtx): boolean {
+    if (!f.mention.test(text)) return false;
+    if (mutatedLater(f.name, text, 'python')) return true;
+    return new RegExp(`(?<![\\w.])${f.name}\\s*(?:[-+*/%&|^@]|//|\\*\\*|>>|<<)?=(?!=)|\\bdel\\s+${f.name}\\b|\\bfor\\s+${f.name}\\b|\\bas\\s+${f.name}\\b`).test(text);
+  }
+
+  /** A change the flow cannot read: the value is no longer whole (reassigned somewhere: unknown). */
+  private pyUnreadable(s: State, text: string, f: FlowCtx): State {
+    if (new RegExp(`(?<![\\w.])${f.name}\\s*=(?!=)|\\bfor\\s+${f.name}\\b|\\bas\\s+${f.name}\\b`).test(text)) return undefined;
+    return applyAll(s, { kind: 'opaque', deep: mutatedLater(f.name, text, 'python', true) });
+  }
+
   private kwargs(args: TNode): ObjectNode {
     const properties: Property[] = [];
     let complete = true;
+    const splats: ObjectNode[][] = [];
     for (const a of args.namedChildren) {
       if (!a) continue;
       if (a.type === 'keyword_argument') {
@@ -486,10 +765,14 @@ class PyExtractor {
         if (v?.kind === 'object') {
           properties.push(...v.properties);
           complete &&= v.complete;
+        } else if (v && variants(v).length > 1 && variants(v).every((x) => x.kind === 'object')) {
+          // `**params` with alternatives (assigned in the arms of an `if`): one object per alternative (splatChoices).
+          splats.push(variants(v) as ObjectNode[]);
         } else complete = false;
       } else if (a.type !== 'comment') complete = false;
     }
-    return { kind: 'object', properties, complete, range: this.range(args) };
+    const out: ObjectNode = { kind: 'object', properties, complete, range: this.range(args) };
+    return splats.length ? splatChoices(out, splats) : out;
   }
 
   private unknown(n: TNode): VNode {
@@ -531,6 +814,9 @@ class PyExtractor {
         const a = hops < MAX_RESOLVE ? this.lookup(this.src(n), n.startIndex) : undefined;
         if (!a) return this.unknown(n);
         if (consume) this.consumed.add(a.rhs.startIndex);
+        // A local name: what the data flow says it holds here (branches, early returns, item assignments, updates).
+        const flowed = this.flow(a, n, depth, hops);
+        if (flowed) return flowed;
         const v = this.value(a.rhs, depth, hops + 1);
         // A dict/list changed after its literal (`params["X"] = ...`, `params.update(...)`) is not the whole value.
         const scopeEnd = a.scope >= 0 ? this.fns[a.scope].range.end : this.text.length;
@@ -674,6 +960,29 @@ class PyExtractor {
     return this.unknown(n);
   }
 }
+
+/** The statements of a block (comments aside). */
+function stmtsOf(block: TNode): TNode[] {
+  return block.namedChildren.filter((c): c is TNode => !!c && c.type !== 'comment');
+}
+
+/**
+ * Keyword arguments holding `**splat`s with alternatives: one object per combination (at most MAX_ALTERNATIVES, then
+ * the call's own arguments only, not complete): the first, the others recorded in `splatAlternatives` (one site each).
+ */
+function splatChoices(base: ObjectNode, splats: ObjectNode[][]): ObjectNode {
+  let combos: ObjectNode[] = [base];
+  for (const choices of splats) {
+    if (combos.length * choices.length > MAX_ALTERNATIVES) return { ...base, complete: false };
+    combos = combos.flatMap((c) => choices.map((o) => ({ ...c, properties: [...o.properties, ...c.properties], complete: c.complete && o.complete })));
+  }
+  const first = combos[0];
+  if (combos.length > 1) splatAlternatives.set(first, combos);
+  return first;
+}
+
+/** Keyword arguments with alternatives (see splatChoices): the first combination -> all of them. */
+const splatAlternatives = new WeakMap<ObjectNode, ObjectNode[]>();
 
 /** The innermost class whose body holds n (through methods and nested blocks). */
 function classOf(n: TNode): TNode | undefined {

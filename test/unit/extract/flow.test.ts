@@ -167,7 +167,7 @@ class Analytics(BaseRepository):
         self.put_item({"PK": sid, "SK": "S"})
 `;
     const sites = extract(text, 'python').sites;
-    assert.deepEqual(sites.map((s) => `${s.api} ${keys(s)} ${s.forwarded?.wrapper}`), ['UpdateItem ExpressionAttributeValues,UpdateExpression update_item', 'PutItem Item put_item']);
+    assert.deepEqual(sites.map((s) => `${s.api} ${keys(s)} ${s.forwarded?.wrapper}`), ['UpdateItem ExpressionAttributeValues,Key,UpdateExpression update_item', 'PutItem Item put_item']);
     assert.ok(rules(text, 'python').some((f) => f.startsWith('separate-child-and-counter-writes')));
   });
 
