@@ -455,7 +455,7 @@ export class DynalintService {
       const table = this.tables ? tableAt(this.tables, operationsOf(site), offset) : undefined;
       if (table) return { contents: { kind: MarkupKind.Markdown, value: matchMarkdown(table) }, range: lspRange(doc, table.range) };
       if (within(site.nameRange, offset) || this.onOperationKey(site, offset)) {
-        const value = costHover(site, settings);
+        const value = costHover(site, settings, this.tables);
         if (value) return { contents: { kind: MarkupKind.Markdown, value } };
       }
       for (const op of operationsOf(site))
@@ -506,7 +506,7 @@ export class DynalintService {
 
   codeLenses(doc: TextDocument, settings: DynalintSettings): CodeLens[] {
     const a = this.analyze(doc, settings);
-    return lensTargets(a.sites).map((t) => ({
+    return lensTargets(a.sites, this.tables).map((t) => ({
       range: lspRange(doc, t.range),
       command: { title: t.title, command: Commands.reconcile, arguments: [t.args] },
     }));

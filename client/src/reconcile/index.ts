@@ -20,6 +20,7 @@ import {
 } from '../../../server/src/reconcile';
 import { reconcileHtml } from './html';
 import { exportText, handlePageMessage } from './messages';
+import { prefill } from './prefill';
 import { connectionDetail, connectionProblem, noticeText, repairNotice, rowOutcomes, settle } from './present';
 
 export const RECONCILE_COMMAND = 'dynalint.reconcile';
@@ -97,10 +98,11 @@ async function listTables(client: DynamoDBClient): Promise<string[]> {
   return out;
 }
 
-async function pickTable(client: DynamoDBClient, preferred?: string): Promise<string | undefined> {
+async function pickTable(client: DynamoDBClient, args: ReconcileCommandArgs): Promise<string | undefined> {
   const tables = await listTables(client);
+  const { table: preferred, tableDescription } = prefill(args);
   if (preferred && tables.includes(preferred)) tables.unshift(...tables.splice(tables.indexOf(preferred), 1));
-  const items = tables.map((t) => ({ label: t, description: t === preferred ? 'from the code' : undefined }));
+  const items = tables.map((t) => ({ label: t, description: t === preferred ? tableDescription : undefined }));
   return (await vscode.window.showQuickPick(items, { placeHolder: tables.length ? 'Reconcile: pick a table' : 'No tables on this connection', ignoreFocusOut: true }))?.label;
 }
 
@@ -114,33 +116,35 @@ async function input(prompt: string, value: string | undefined, optional = false
 }
 
 async function pickPattern(args: ReconcileCommandArgs): Promise<CounterPattern | undefined> {
+  const p = prefill(args);
   if (args.counter && (args.childPrefix || args.shardPrefix) && (args.parentSk || args.shardPrefix)) {
     // From a code lens: confirm the one value the code may not show (the parent's sort key) and go.
-    const parentSk = args.parentSk ?? (await input(`Sort key value of the parent item holding ${args.counter}`, 'META'));
+    const parentSk = args.parentSk ?? (await input(p.parentSkPrompt, p.parentSk));
     if (parentSk === undefined) return undefined;
     return { parentSk, counter: args.counter, ...(args.childPrefix ? { childPrefix: args.childPrefix } : { shardPrefix: args.shardPrefix }) };
   }
   const kind = await vscode.window.showQuickPick(
     [
-      { label: 'Parent counter vs its children', detail: 'e.g. likeTally on SK = META vs the number of LIKE#… items', k: 'children' as const },
-      { label: 'Roll-up vs its counter shards', detail: 'e.g. play_count on SK = STATS#TOTAL vs the sum over STATS#TOTAL#0..N', k: 'shards' as const },
+      { label: 'Parent counter vs its children', detail: p.childrenDetail, k: 'children' as const },
+      { label: 'Roll-up vs its counter shards', detail: p.shardsDetail, k: 'shards' as const },
     ],
     { placeHolder: 'Reconcile: what is counted?', ignoreFocusOut: true },
   );
   if (!kind) return undefined;
-  const parentSk = await input('Sort key value of the parent item', args.parentSk ?? (kind.k === 'children' ? 'META' : 'STATS#TOTAL'));
+  const parentSk = await input(p.parentSkPrompt, args.parentSk ?? (kind.k === 'children' ? 'META' : 'STATS#TOTAL'));
   if (parentSk === undefined) return undefined;
   const counter = await input('Counter attribute', args.counter ?? (kind.k === 'children' ? 'likeTally' : 'play_count'));
   if (counter === undefined) return undefined;
   if (kind.k === 'children') {
-    const childPrefix = await input('Sort-key prefix of the children', args.childPrefix ?? 'LIKE#');
+    const childPrefix = await input(p.childPrefixPrompt, args.childPrefix ?? 'LIKE#');
     return childPrefix === undefined ? undefined : { parentSk, counter, childPrefix };
   }
-  const shardPrefix = await input('Sort-key prefix of the shards', args.shardPrefix ?? `${parentSk}#`);
+  const shardPrefix = await input(p.shardPrefixPrompt, args.shardPrefix ?? `${parentSk}#`);
   return shardPrefix === undefined ? undefined : { parentSk, counter, shardPrefix };
 }
 
-async function pickScope(): Promise<Scope | undefined> {
+async function pickScope(args: ReconcileCommandArgs): Promise<Scope | undefined> {
+  const p = prefill(args);
   const pick = await vscode.window.showQuickPick(
     [
       { label: 'Whole table', detail: 'Parallel Scan: reads (and bills) every item of the table once', k: 'table' as const },
@@ -155,10 +159,10 @@ async function pickScope(): Promise<Scope | undefined> {
     return seg === undefined ? undefined : { kind: 'table', segments: Math.max(1, Math.floor(Number(seg)) || 1) };
   }
   if (pick.k === 'keys') {
-    const keys = await input('Partition key values, separated by commas', 'POST#a91f');
+    const keys = await input(p.partitionKeysPrompt, 'POST#a91f');
     return keys === undefined ? undefined : { kind: 'keys', keys: keys.split(',').map((k) => k.trim()).filter(Boolean) };
   }
-  const prefix = await input('Partition-key prefix', 'POST#');
+  const prefix = await input(p.partitionPrefixPrompt, 'POST#');
   if (prefix === undefined) return undefined;
   const limit = await input('At most this many partitions', '100');
   return limit === undefined ? undefined : { kind: 'prefix', prefix, limit: Math.max(1, Math.floor(Number(limit)) || 100) };
@@ -177,11 +181,11 @@ async function runCommand(context: vscode.ExtensionContext, deps: ReconcileDeps,
   }
   let keepClient = false;
   try {
-    const table = args.table && args.scope ? args.table : await pickTable(client, args.table);
+    const table = args.table && args.scope ? args.table : await pickTable(client, args);
     if (!table) return undefined;
     const pattern = await pickPattern(args);
     if (!pattern) return undefined;
-    const scope = args.scope ?? (await pickScope());
+    const scope = args.scope ?? (await pickScope(args));
     if (!scope) return undefined;
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Reconciling ${table} (${connectionDetail(conn)})`, cancellable: true },

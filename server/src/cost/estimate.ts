@@ -16,6 +16,8 @@ import { Operation, OperationKind, operationsOf } from '../extract/operations';
 import type { DynalintSettings } from '../protocol/settings';
 import { counterActions, updateOf } from '../rules/analysis';
 import { codeSpan } from '../language/markdown';
+import type { TableLookup } from '../tables';
+import { BillingMode, IndexWrite, billingOf, indexWrites, tableFacts, tableName } from './indexes';
 import { resolvePrices, ResolvedPrices } from './prices';
 import { itemSize } from './size';
 
@@ -56,13 +58,29 @@ export interface OperationEstimate {
   counters: string[];
   /** Query/Scan with `Select: COUNT` or a FilterExpression: paid for every item read. */
   countsOrFilters?: 'count' | 'filter';
+  /** Writes to the table's secondary indexes (only when the workspace defines the table). */
+  indexWrites?: IndexWrite[];
+}
+
+/** The billing mode of the table(s) a request uses, from the workspace's definitions. */
+export interface BillingInfo {
+  mode: BillingMode;
+  /** `LikesTable (template.yaml:4)` for each table agreeing on the mode. */
+  tables: string[];
+  /** The definition omits BillingMode: the documented default (PROVISIONED) was taken. */
+  defaulted: boolean;
 }
 
 export interface CostEstimate {
   api: RequestSite['api'];
   operations: OperationEstimate[];
-  /** Write capacity units (= on-demand write request units) per call. */
+  /** Write capacity units (= on-demand write request units) per call, index writes included. */
   wcu: number;
+  /** Of `wcu`: written to global secondary indexes (their own capacity) and local ones (the table's capacity). */
+  gsiWcu: number;
+  lsiWcu: number;
+  /** The table's billing mode when every table the request uses is defined in the workspace and they agree. */
+  billing?: BillingInfo;
   /** Read capacity units (= on-demand read request units) per call. */
   rcu: number;
   prices: ResolvedPrices;
@@ -218,11 +236,63 @@ function adviceOf(ops: OperationEstimate[]): string[] {
   return out;
 }
 
-/** Structured cost estimate of a request: units per call, money, assumptions and advice. */
-export function estimate(site: RequestSite, settings: DynalintSettings): CostEstimate {
+const WRITES = new Set<OperationKind>(['Put', 'Update', 'Delete', 'BatchPut', 'BatchDelete']);
+
+/**
+ * What the workspace's definitions add: index writes per write operation, and the billing mode every table agrees on.
+ * Unknown tables add nothing (the estimate stays the request-only one); several candidates add no index writes.
+ */
+function withTables(ops: Operation[], estimates: OperationEstimate[], tables: TableLookup | undefined, assumed: number) {
+  const assumptions: string[] = [];
+  const modes: Array<{ mode: BillingMode; defaulted: boolean; label: string } | undefined> = [];
+  ops.forEach((op, i) => {
+    const facts = tableFacts(tables, op);
+    if (!facts) {
+      modes.push(undefined);
+      return;
+    }
+    const defs = 'def' in facts ? [facts.def] : facts.several;
+    for (const d of defs) {
+      const b = billingOf(d);
+      modes.push(b && { ...b, label: `${tableName(d)} (${d.location.label})` });
+    }
+    if (!WRITES.has(op.kind)) return;
+    if (!('def' in facts)) {
+      if (defs.some((d) => d.indexes.length)) {
+        assumptions.push(`${op.kind}: the table may be ${defs.map((d) => tableName(d)).join(' or ')}; index writes are not counted.`);
+      }
+      return;
+    }
+    if (!facts.def.indexesKnown) assumptions.push(`${op.kind}: not all indexes of ${tableName(facts.def)} are readable; only the readable ones are counted.`);
+    const r = indexWrites(op, facts.def, estimates[i].size.bytes, assumed);
+    if (r.writes.length) estimates[i].indexWrites = r.writes;
+    assumptions.push(...r.assumptions);
+    if (r.writes.length && op.transactional) {
+      assumptions.push('Index writes are counted at the standard rate: index propagation is not part of the transaction.');
+    }
+  });
+  let billing: BillingInfo | undefined;
+  if (modes.length && modes.every((m) => m && m.mode === modes[0]!.mode)) {
+    const ms = modes as Array<{ mode: BillingMode; defaulted: boolean; label: string }>;
+    billing = { mode: ms[0].mode, tables: [...new Set(ms.map((m) => m.label))], defaulted: ms.some((m) => m.defaulted) };
+  }
+  return { assumptions, billing };
+}
+
+/**
+ * Structured cost estimate of a request: units per call, money, assumptions and advice. With `tables` (the workspace
+ * index), writes also pay for the table's secondary indexes and the table's billing mode is known.
+ */
+export function estimate(site: RequestSite, settings: DynalintSettings, tables?: TableLookup): CostEstimate {
   const assumed = settings.cost.assumedItemSizeBytes;
-  const operations = operationsOf(site).map((op) => estimateOperation(op, assumed));
-  const wcu = operations.filter((o) => o.unit === 'WCU').reduce((a, o) => a + o.units, 0);
+  const ops = operationsOf(site);
+  const operations = ops.map((op) => estimateOperation(op, assumed));
+  const extra = tables ? withTables(ops, operations, tables, assumed) : { assumptions: [], billing: undefined };
+  const indexUnits = (kind: 'global' | 'local') =>
+    operations.reduce((a, o) => a + (o.indexWrites ?? []).filter((w) => w.kind === kind).reduce((b, w) => b + w.units, 0), 0);
+  const gsiWcu = indexUnits('global');
+  const lsiWcu = indexUnits('local');
+  const wcu = operations.filter((o) => o.unit === 'WCU').reduce((a, o) => a + o.units, 0) + gsiWcu + lsiWcu;
   const rcu = operations.filter((o) => o.unit === 'RCU').reduce((a, o) => a + o.units, 0);
   const prices = resolvePrices(settings);
   const p = prices.table;
@@ -232,11 +302,14 @@ export function estimate(site: RequestSite, settings: DynalintSettings): CostEst
     api: site.api,
     operations,
     wcu,
+    gsiWcu,
+    lsiWcu,
+    ...(extra.billing ? { billing: extra.billing } : {}),
     rcu,
     prices,
     onDemand: { perCall: perMillion / 1e6, perMillion },
     provisioned: { perHour, perMonth: perHour * HOURS_PER_MONTH },
-    assumptions: assumptionsOf(operations, assumed),
+    assumptions: [...new Set([...assumptionsOf(operations, assumed), ...extra.assumptions])],
     advice: adviceOf(operations),
     estimated: operations.length > 0,
   };

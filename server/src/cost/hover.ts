@@ -4,6 +4,8 @@
  */
 import type { RequestSite } from '../extract/model';
 import type { DynalintSettings } from '../protocol/settings';
+import type { TableLookup } from '../tables';
+import type { IndexWrite } from './indexes';
 import { codeSpan, escapeMarkdown } from '../language/markdown';
 import { CostEstimate, OperationEstimate, estimate, formatBytes } from './estimate';
 
@@ -38,9 +40,22 @@ function unitsCell(o: OperationEstimate): string {
   return formatUnits(o.units, o.unit) + (how ? ` (${how})` : '');
 }
 
+function indexRow(w: IndexWrite): string {
+  const what = `${w.kind === 'global' ? 'GSI' : 'LSI'} ${codeSpan(w.index, { inTable: true })}${w.projection ? ` (${escapeMarkdown(w.projection)})` : ''}`;
+  const size = `${formatBytes(w.bytes)}${w.size === 'assumed' ? ' (assumed)' : w.size === 'keys' ? ' (keys shown)' : ''}`;
+  const why = w.why === 'key change' ? 'key change: delete + put' : w.why;
+  const capacity = w.kind === 'local' ? "; table's capacity" : '';
+  return `| ↳ ${what} | ${size} | ${formatUnits(w.units, 'WCU')} (${why}${capacity}) |`;
+}
+
 function unitsSummary(e: CostEstimate): string {
   const parts: string[] = [];
-  if (e.wcu) parts.push(formatUnits(e.wcu, 'WCU'));
+  if (e.wcu && (e.gsiWcu || e.lsiWcu)) {
+    const split = [`table ${formatUnits(e.wcu - e.gsiWcu - e.lsiWcu, 'WCU')}`];
+    if (e.lsiWcu) split.push(`LSI ${formatUnits(e.lsiWcu, 'WCU')}`);
+    if (e.gsiWcu) split.push(`GSI ${formatUnits(e.gsiWcu, 'WCU')}`);
+    parts.push(`${formatUnits(e.wcu, 'WCU')} (${split.join(' + ')})`);
+  } else if (e.wcu) parts.push(formatUnits(e.wcu, 'WCU'));
   if (e.rcu) parts.push(formatUnits(e.rcu, 'RCU'));
   return parts.join(' + ') || '0';
 }
@@ -55,18 +70,35 @@ export function renderCostHover(e: CostEstimate): string {
     return lines.join('\n');
   }
   lines.push('| operation | item size | units |', '|---|---|---|');
-  for (const o of e.operations) lines.push(`| ${label(o)} | ${sizeCell(o)} | ${unitsCell(o)} |`);
+  for (const o of e.operations) {
+    lines.push(`| ${label(o)} | ${sizeCell(o)} | ${unitsCell(o)} |`);
+    for (const w of o.indexWrites ?? []) lines.push(indexRow(w));
+  }
   lines.push('');
   // The region comes from settings (a workspace may set it): escaped like any text.
   const region = escapeMarkdown(e.prices.source === 'fallback' ? `us-east-1 prices; no prices known for ${e.prices.region}` : e.prices.region);
-  lines.push(`**Per call:** ${unitsSummary(e)} · **on-demand:** ${formatUsd(e.onDemand.perMillion)} per million calls (${region})`);
-  lines.push(`**Provisioned** for 1 call/s: ${formatUsd(e.provisioned.perHour)}/hour (${formatUsd(e.provisioned.perMonth)}/month)`);
+  const provisioned = `${formatUsd(e.provisioned.perHour)}/hour (${formatUsd(e.provisioned.perMonth)}/month)`;
+  if (!e.billing) {
+    lines.push(`**Per call:** ${unitsSummary(e)} · **on-demand:** ${formatUsd(e.onDemand.perMillion)} per million calls (${region})`);
+    lines.push(`**Provisioned** for 1 call/s: ${provisioned}`);
+  } else {
+    // The table's own mode first; the other mode after it, for comparison.
+    const b = e.billing;
+    const where = b.tables.map((t) => codeSpan(t)).join(', ');
+    lines.push(`**Per call:** ${unitsSummary(e)} · billing mode ${codeSpan(b.mode)}${b.defaulted ? ' (BillingMode not given: the default)' : ''}, ${where}`);
+    const onDemand = `${formatUsd(e.onDemand.perMillion)} per million calls (${region})`;
+    if (b.mode === 'PAY_PER_REQUEST') {
+      lines.push(`**On-demand** (this table): ${onDemand}`, `Provisioned instead, for 1 call/s: ${provisioned}`);
+    } else {
+      lines.push(`**Provisioned** (this table) for 1 call/s: ${provisioned}`, `On-demand instead: ${onDemand}`);
+    }
+  }
   if (e.assumptions.length) lines.push('', ...e.assumptions.map((a) => `_${a}_`));
   if (e.advice.length) lines.push('', ...e.advice.map((a) => `- ${a}`));
   return lines.join('\n');
 }
 
 /** Markdown hover: operation, items touched, sizes (known or assumed), units per call, cost per million, advice. */
-export function costHover(site: RequestSite, settings: DynalintSettings): string {
-  return renderCostHover(estimate(site, settings));
+export function costHover(site: RequestSite, settings: DynalintSettings, tables?: TableLookup): string {
+  return renderCostHover(estimate(site, settings, tables));
 }

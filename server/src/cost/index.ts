@@ -14,5 +14,7 @@ export {
   READ_UNIT_BYTES,
   WRITE_UNIT_BYTES,
 } from './estimate';
-export type { Consistency, CostEstimate, ItemSizeInfo, OperationEstimate } from './estimate';
+export type { BillingInfo, Consistency, CostEstimate, ItemSizeInfo, OperationEstimate } from './estimate';
+export { billingOf, indexWrites, tableFacts } from './indexes';
+export type { BillingMode, IndexWrite } from './indexes';
 export { costHover, renderCostHover, formatUsd, formatUnits } from './hover';

@@ -6,9 +6,17 @@
 import { Range, RequestSite, VNode, prop } from '../extract/model';
 import { Operation, operationsOf } from '../extract/operations';
 import { counterActions, updateOf } from '../rules/analysis';
+import type { TableLookup } from '../tables';
+import { nameText } from '../tables/model';
 
 export interface ReconcileLensArgs {
+  /** The table's name: the request's literal, else the literal name of the one definition the workspace resolves it to. */
   table?: string;
+  /** Key attribute names from the table's definition (only when the workspace defines the table unambiguously). */
+  partitionKey?: string;
+  sortKey?: string;
+  /** Where the table is defined (`LikesTable (template.yaml:4)`), for the command's prompts. */
+  definedAt?: string;
   counter: string;
   /** The child's literal sort-key prefix up to and including its first '#'. */
   childPrefix: string;
@@ -55,7 +63,27 @@ function childOf(op: Operation): Child | undefined {
   return { op, values: new Map(map.properties.map((p) => [p.key, inner(p.value, op.site.style)])) };
 }
 
-export function lensTargets(sites: RequestSite[]): LensTarget[] {
+/**
+ * What the workspace's definitions tell about an operation's table: its name and key attribute names, when every
+ * candidate definition agrees (one definition, or several with the same keys and name). Unknown: nothing.
+ */
+export function tableDefaults(tables: TableLookup | undefined, op: Operation): Pick<ReconcileLensArgs, 'table' | 'partitionKey' | 'sortKey' | 'definedAt'> {
+  const m = tables?.forOperation(op);
+  if (!m?.tables.length) return {};
+  const [first, ...rest] = m.tables;
+  const same = <T>(f: (t: typeof first) => T) => rest.every((t) => f(t) === f(first));
+  if (!same((t) => t.partition.name) || !same((t) => t.sort?.name)) return {};
+  const literal = first.name && 'literal' in first.name ? first.name.literal : undefined;
+  const name = literal && same((t) => nameText(t.name)) ? literal : undefined;
+  return {
+    ...(name ? { table: name } : {}),
+    partitionKey: first.partition.name,
+    ...(first.sort ? { sortKey: first.sort.name } : {}),
+    ...(rest.length ? {} : { definedAt: `${first.logicalId ?? nameText(first.name) ?? 'table'} (${first.location.label})` }),
+  };
+}
+
+export function lensTargets(sites: RequestSite[], tables?: TableLookup): LensTarget[] {
   const out: LensTarget[] = [];
   for (const site of sites) {
     if (site.api !== 'TransactWriteItems') continue;
@@ -69,6 +97,7 @@ export function lensTargets(sites: RequestSite[]): LensTarget[] {
       if (!upd || key?.kind !== 'object') continue;
       const counters = counterActions(op, upd).filter((c) => !c.key.includes('.') && !c.key.includes('['));
       if (!counters.length) continue;
+      const defined = tableDefaults(tables, op);
       for (const child of children) {
         if (child.op.table !== op.table) continue;
         // The sort key: a key attribute whose child value has a literal prefix the parent's value does not share.
@@ -79,11 +108,19 @@ export function lensTargets(sites: RequestSite[]): LensTarget[] {
             return { name: p.key, parentHead, childPrefix, literal: inner(p.value, site.style)?.kind === 'string' };
           })
           .filter((c) => c.childPrefix && !(c.parentHead ?? '').startsWith(c.childPrefix));
-        const sk = candidates.find((c) => SORT_KEY_NAME.test(c.name)) ?? candidates[candidates.length - 1];
+        // The definition's sort key wins; else a name that looks like a sort key; else the last candidate.
+        const sk =
+          (defined.sortKey ? candidates.find((c) => c.name === defined.sortKey) : undefined) ??
+          candidates.find((c) => SORT_KEY_NAME.test(c.name)) ??
+          candidates[candidates.length - 1];
         if (!sk?.childPrefix) continue;
         for (const c of counters) {
+          const table = op.table ?? defined.table;
           const args: ReconcileLensArgs = {
-            ...(op.table ? { table: op.table } : {}),
+            ...(table ? { table } : {}),
+            ...(defined.partitionKey ? { partitionKey: defined.partitionKey } : {}),
+            ...(defined.sortKey ? { sortKey: defined.sortKey } : {}),
+            ...(defined.definedAt ? { definedAt: defined.definedAt } : {}),
             counter: c.key,
             childPrefix: sk.childPrefix,
             ...(sk.literal ? { parentSk: sk.parentHead } : {}),
