@@ -2,7 +2,7 @@
  * Host-independent knowledge: which API a set of fields means, which value style a literal uses, the names each SDK
  * gives to each API, and the cheap checks run before any parse.
  */
-import { Api, ObjectNode, VNode, ValueStyle, prop } from './model';
+import { Api, ObjectNode, Range, RequestSite, VNode, ValueStyle, prop } from './model';
 
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Names per SDK                                                                                                      */
@@ -105,6 +105,73 @@ export function inferApi(o: ObjectNode): Api | undefined {
   }
   if (table && (has('FilterExpression') || has('ScanFilter') || has('TotalSegments') || has('Segment') || has('ProjectionExpression'))) return 'Scan';
   return undefined;
+}
+
+/** Keys that name a DynamoDB expression; an object literal with one of them may be a request by its shape alone. */
+export const EXPRESSION_KEYS = new Set(['UpdateExpression', 'ConditionExpression', 'KeyConditionExpression', 'FilterExpression', 'ProjectionExpression']);
+
+/** Text only a DynamoDB expression of that key would hold: an update action, or a placeholder / function in a condition. */
+function dynamoText(key: string, s: string): boolean {
+  if (key === 'UpdateExpression') return /^\s*(SET|REMOVE|ADD|DELETE)\s/i.test(s);
+  if (key === 'ProjectionExpression') return false;
+  return /(^|[^\w])[:#][A-Za-z_]\w*/.test(s) || /\b(attribute_exists|attribute_not_exists|attribute_type|begins_with|contains|size)\s*\(/.test(s);
+}
+
+/**
+ * The API of a request written as a bare object (an exported constant, a config map entry, a test fixture, a class
+ * field), judged by its shape: an expression key with a string value, and `TableName` or a `Key`/`Item` map; the
+ * expression must read as DynamoDB's unless `TableName` is there. Undefined when it is not that shape, or when the
+ * API cannot be decided (`Key` + `ConditionExpression` alone: a delete, a ConditionCheck or an update being built).
+ */
+export function shapeApi(o: ObjectNode): Api | undefined {
+  const table = isStr(prop(o, 'TableName'));
+  if (prop(o, 'TransactItems')) return transactApi(prop(o, 'TransactItems'));
+  const exprs = o.properties.filter((p) => EXPRESSION_KEYS.has(p.key));
+  if (!exprs.length || exprs.some((p) => !isStr(p.value))) return undefined;
+  const mapOrUnknown = (k: string) => {
+    const v = prop(o, k);
+    return v === undefined ? undefined : v.kind === 'object' || v.kind === 'unknown';
+  };
+  const key = mapOrUnknown('Key');
+  const item = mapOrUnknown('Item');
+  // `Key: 'photo.png'` (S3, caches): not a DynamoDB key.
+  if (key === false || item === false) return undefined;
+  if (!table && !exprs.some((p) => p.value.kind === 'string' && dynamoText(p.key, p.value.value))) return undefined;
+  if (!table && !isObj(prop(o, 'Key')) && !isObj(prop(o, 'Item'))) return undefined;
+  const has = (k: string) => prop(o, k) !== undefined;
+  if (has('UpdateExpression')) return key || table ? 'UpdateItem' : undefined;
+  if (has('KeyConditionExpression')) return key || item ? undefined : 'Query';
+  if (item) return key ? undefined : 'PutItem';
+  if (has('FilterExpression')) return key || !table ? undefined : 'Scan';
+  if (key && has('ProjectionExpression') && !has('ConditionExpression')) return 'GetItem';
+  return undefined;
+}
+
+/**
+ * Drop the shape sites (`isShape`) that another site already holds: inside its parameters' range, or the same literal
+ * as any map of its tree (a literal a call reached through data flow: `items.push({Update: {...}})`). Of nested shapes,
+ * only the outermost stays.
+ */
+export function dropHeldShapes(sites: RequestSite[], isShape: (s: RequestSite) => boolean): RequestSite[] {
+  if (!sites.some(isShape)) return sites;
+  const held = new Set<string>();
+  for (const t of sites) {
+    if (isShape(t)) continue;
+    const stack: VNode[] = [t.params];
+    for (let n = stack.pop(); n; n = stack.pop()) {
+      if (n.kind === 'object') {
+        held.add(`${n.range.start}:${n.range.end}`);
+        for (const p of n.properties) stack.push(p.value);
+      } else if (n.kind === 'array') stack.push(...n.items);
+    }
+  }
+  const within = (a: Range, b: Range) => b.start <= a.start && a.end <= b.end;
+  return sites.filter(
+    (s) =>
+      !isShape(s) ||
+      (!held.has(`${s.params.range.start}:${s.params.range.end}`) &&
+        !sites.some((t) => t !== s && within(s.params.range, t.params.range) && (!isShape(t) || !within(t.params.range, s.params.range)))),
+  );
 }
 
 /** For calls on receivers we could not identify: the argument must carry the API's own fields. */

@@ -4,7 +4,7 @@
  */
 import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
-import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
+import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
 import { concatStrings, decodePython } from './strings';
 import { maxRef, shiftSite } from './remap';
@@ -28,7 +28,21 @@ const QUERY = `
 (assignment left: (_) @lhs right: (_) @rhs) @assign
 (function_definition name: (identifier) @fname) @fn
 (with_item value: (as_pattern (_) @rhs alias: (as_pattern_target (identifier) @lhs))) @assign
+(dictionary (pair key: (string) @skey (#match? @skey "^.(UpdateExpression|ConditionExpression|KeyConditionExpression|FilterExpression|ProjectionExpression|TransactItems).$"))) @shape
 `;
+
+/** Sites of request-shaped dicts (`PyExtractor.shapeSite`): dropped when another site's parameters contain them. */
+const shapeSites = new WeakSet<RequestSite>();
+
+
+/** Is the node inside a call's arguments (up to its function, lambda or class)? Then that call decides what it is. */
+function inCallArguments(n: TNode): boolean {
+  for (let p = n.parent; p; p = p.parent) {
+    if (p.type === 'argument_list') return true;
+    if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition' || p.type === 'module') return false;
+  }
+  return false;
+}
 
 type Receiver = 'client' | 'resource' | 'table';
 /** Capitalised keyword arguments only DynamoDB calls take; one of them makes an unknown receiver's call a request. */
@@ -152,6 +166,7 @@ class PyExtractor {
     const fresh = units.filter((_, i) => !reused?.[i]);
     const calls: Record<string, TNode>[] = [];
     const assigns: Record<string, TNode>[] = [];
+    const shapes = new Map<number, TNode>();
     for (const top of reused ? fresh.map((u) => u.node) : [root])
       for (const m of this.q.all.matches(top)) {
         const c = captures(m.captures);
@@ -162,6 +177,7 @@ class PyExtractor {
           this.fns.push(fn);
           this.fnNodes.set(fn, c.fn);
         } else if (c.assign && c.assign.parent?.parent?.type !== 'module') assigns.push(c);
+        else if (c.shape) shapes.set(c.shape.startIndex, c.shape);
       }
     this.fns.sort((a, b) => a.range.start - b.range.start);
     const local: Assign[] = [];
@@ -188,6 +204,11 @@ class PyExtractor {
       const s = this.dictSite(d);
       if (s) unitAt(d.rhs.startIndex).sites.push(s);
     }
+    // Request-shaped dicts passed to no call (config maps, fixtures, class attributes), after every call consumed its own.
+    for (const n of shapes.values()) {
+      const s = this.shapeSite(n);
+      if (s) unitAt(n.startIndex).sites.push(s);
+    }
     const sites: RequestSite[] = [];
     for (const u of units) sites.push(...u.sites);
     // Module-level dicts depend on every statement's calls: never cached.
@@ -196,7 +217,7 @@ class PyExtractor {
       if (s) sites.push(s);
     }
     for (let i = 0; i < units.length; i++) if (!reused?.[i]) units[i].maxRef = Math.max(maxRef(units[i].sites), ...units[i].consumed);
-    return { sites: sites.sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) }, reparsed: fresh.length };
+    return { sites: dropHeldShapes(sites, (s) => shapeSites.has(s)).sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) }, reparsed: fresh.length };
   }
 
   /** Fill units the edit left alone from the previous state; undefined when everything must be recomputed. */
@@ -502,6 +523,26 @@ class PyExtractor {
     site.sdk = site.style === 'low-level' ? 'boto3-client' : 'boto3-resource';
     const fn = this.enclosing(a.pos);
     if (fn) site.enclosingFunction = fn;
+    return site;
+  }
+
+  /** A dict literal that is a request by its shape alone (`shapeApi`) and that no call took. */
+  private shapeSite(n: TNode): RequestSite | undefined {
+    if (this.consumed.has(n.startIndex) || inCallArguments(n)) return undefined;
+    // Only outside functions: inside one, a dict is built for a call (returned, bound, appended), the data flow's business.
+    if (this.enclosing(n.startIndex)) return undefined;
+    this.flowBudget = FLOW_BUDGET;
+    const params = this.value(n, 0, 0);
+    if (params.kind !== 'object') return undefined;
+    const api = shapeApi(params);
+    if (!api) return undefined;
+    const style = inferStyle(params, 'low-level');
+    const p = n.parent;
+    const named = p?.type === 'pair' ? p.childForFieldName('key') : p?.type === 'assignment' ? p.childForFieldName('left') : undefined;
+    const site: RequestSite = { api, apiSource: 'inferred', style, host: 'python', range: { ...params.range }, nameRange: named ? this.range(named) : { ...params.properties[0].keyRange }, params, sdk: style === 'low-level' ? 'boto3-client' : 'boto3-resource' };
+    const fn = this.enclosing(n.startIndex);
+    if (fn) site.enclosingFunction = fn;
+    shapeSites.add(site);
     return site;
   }
 

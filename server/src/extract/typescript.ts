@@ -4,7 +4,7 @@
  */
 import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop } from './model';
-import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, flattenDeepNesting, inferApi, inferStyle, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
+import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, concatStrings, decodeJs } from './strings';
 import { utf8Length } from '../expression/lexer';
 import { maxRef, shiftSite } from './remap';
@@ -101,6 +101,25 @@ interface Candidate {
   returnType?: ts.TypeNode;
   /** What names the request (hover, related locations) when not the type: the wrapper's name at the call. */
   name?: ts.Node;
+  /**
+   * An object literal that is a request by its shape alone (`shapeApi`), passed to no call: an exported constant, a
+   * config map entry, a fixture. `outer`: the module-level declaration's literal it sits in (a call of another
+   * statement consuming that literal takes it too).
+   */
+  shape?: { outer?: ts.Node };
+}
+
+/** Sites of request-shaped literals (`Candidate.shape`): dropped when another site's parameters contain them. */
+const shapeSites = new WeakSet<RequestSite>();
+
+
+/** An object literal with a DynamoDB expression key or `TransactItems` (the cheap test before `shapeApi`). */
+function hasShapeKey(o: ts.ObjectLiteralExpression): boolean {
+  for (const p of o.properties) {
+    const n = p.name;
+    if (n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) && (EXPRESSION_KEYS.has(n.text) || n.text === 'TransactItems')) return true;
+  }
+  return false;
 }
 
 /** Names visible to every statement: imports, module-level declarations, clients, which SDKs the file uses. */
@@ -203,6 +222,7 @@ class UnitExtractor {
   private branchOf = new Map<ts.Node, string>();
   private typed: Candidate[] = [];
   private plain: Candidate[] = [];
+  private shapes: Candidate[] = [];
   readonly deferred: Candidate[] = [];
   readonly consumed = new Set<ts.Node>();
   /** Consumed object literals bound to module-level names (the only ones other statements' deferred candidates test). */
@@ -243,7 +263,19 @@ class UnitExtractor {
       const s = this.candidate(c, this.consumed);
       if (s) sites.push(s);
     }
-    return this.forward(sites);
+    const out = this.forward(sites);
+    // Request-shaped literals: in a module-level declaration's literal they wait for every statement's calls.
+    const stmt = this.unit.stmt!;
+    const outers = ts.isVariableStatement(stmt) ? stmt.declarationList.declarations.map((d) => d.initializer && unwrap(d.initializer)).filter((e): e is ts.Expression => !!e && ts.isObjectLiteralExpression(e)) : [];
+    for (const c of this.shapes) {
+      const outer = outers.find((o) => o.pos <= c.node.pos && c.node.end <= o.end);
+      if (outer) this.deferred.push({ ...c, shape: { outer } });
+      else {
+        const s = this.candidate(c, this.consumed);
+        if (s) out.push(s);
+      }
+    }
+    return out;
   }
 
   /**
@@ -322,6 +354,7 @@ class UnitExtractor {
 
   /** A typed input or a plain request-looking object literal, unless a call already took it. */
   candidate(c: Candidate, consumed: Set<ts.Node>): RequestSite | undefined {
+    if (c.shape) return this.shapeSite(c, consumed);
     if (c.returnType) {
       // A function typed to return a request input: each object literal it returns is that request.
       const lit = unwrap(c.node as ts.Expression);
@@ -344,6 +377,22 @@ class UnitExtractor {
     return this.site(api, 'inferred', style, sdk, lit, (n as ts.VariableDeclaration).name, params, c.fn);
   }
 
+  /** A request-shaped literal (`Candidate.shape`) that no call took: its API and value style from its fields. */
+  private shapeSite(c: Candidate, consumed: Set<ts.Node>): RequestSite | undefined {
+    const lit = c.node as ts.ObjectLiteralExpression;
+    if (consumed.has(lit) || (c.shape?.outer && consumed.has(c.shape.outer))) return undefined;
+    const params = this.value(lit, this.unit, 0, 0);
+    if (params.kind !== 'object') return undefined;
+    const api = shapeApi(params);
+    if (!api) return undefined;
+    const style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
+    const v2 = !this.usesV3;
+    const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
+    const s = this.site(api, 'inferred', style, sdk, lit, c.name ?? lit.properties[0].name ?? lit, params, c.fn);
+    shapeSites.add(s);
+    return s;
+  }
+
   /* ---------------------------------------------------------------------------------------------------------------- */
   /* One iterative walk of the statement: local declarations, clients, candidate calls, enclosing functions.         */
 
@@ -360,6 +409,8 @@ class UnitExtractor {
     // The conditional arms around a node inside its function (`RequestSite.branch`), and that function's start.
     const branches: string[] = [''];
     const fnStarts: number[] = [0];
+    // Whether the node sits in a call's arguments (below it, up to a function or class): never a bare request shape.
+    const inArgs: boolean[] = [false];
     const kids: ts.Node[] = [];
     const collect = (c: ts.Node) => {
       const k = c.kind;
@@ -373,6 +424,7 @@ class UnitExtractor {
       let ret = rets.pop();
       let branch = branches.pop()!;
       let fnStart = fnStarts.pop()!;
+      let inArg = inArgs.pop()!;
       const fn = (FUNCTION_KINDS.has(n.kind) && this.functionOf(n, parent)) || outerFn;
       // Arms are counted within the enclosing function a site reports (an anonymous arrow or IIFE stays in it).
       if (fn !== outerFn) {
@@ -436,6 +488,13 @@ class UnitExtractor {
           }
           break;
         }
+        case K.ObjectLiteralExpression:
+          // Only outside functions: inside one, a literal is built for a call (returned, bound, pushed), the data flow's business.
+          if (!inArg && !fn && hasShapeKey(n as ts.ObjectLiteralExpression)) {
+            const named = parent && (ts.isPropertyAssignment(parent) || ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent)) ? parent.name : undefined;
+            this.shapes.push({ node: n, fn, shape: {}, ...(named ? { name: named } : {}) });
+          }
+          break;
         case K.SatisfiesExpression:
         case K.AsExpression: {
           const e = n as ts.SatisfiesExpression | ts.AsExpression;
@@ -445,8 +504,11 @@ class UnitExtractor {
       }
       kids.length = 0;
       ts.forEachChild(n, collect);
+      const call = ts.isCallExpression(n) || ts.isNewExpression(n);
+      if (FUNCTION_KINDS.has(n.kind) || ts.isClassLike(n)) inArg = false;
       for (let i = kids.length - 1; i >= 0; i--) {
         nodes.push(kids[i]);
+        inArgs.push(inArg || (call && kids[i] !== (n as ts.CallExpression).expression));
         parents.push(n);
         fns.push(fn);
         scopes.push(scope);
@@ -1640,7 +1702,7 @@ export class TsDocument {
         if (s) out.push(s);
       }
     }
-    return out.sort((a, b) => a.range.start - b.range.start);
+    return dropHeldShapes(out, (s) => shapeSites.has(s)).sort((a, b) => a.range.start - b.range.start);
   }
 
   /** Parse a region of the document on its own: its statements, or undefined when that could differ from a full parse. */

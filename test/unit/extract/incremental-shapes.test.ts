@@ -64,7 +64,16 @@ module.exports = {
 exports.update = async function (event) {
   §S
   await doc.send(new UpdateCommand(params));
+  await doc.send(new UpdateCommand(SENT_OP));
 };
+
+// Request-shaped literals passed to no call (a config map), and one a call of another statement takes.
+export const OPS = {
+  bump: { TableName: TABLE, Key: { id: 1 }, UpdateExpression: 'ADD n :one§Q' },
+  guard: { Key: { id: 2 }, ConditionExpression: 'attribute_exists(id)§Q' },
+  tx: { TransactItems: [{ Update: { TableName: TABLE, Key: { id: 3 }, UpdateExpression: 'SET t = :t§Q' } }] },
+};
+export const SENT_OP = { TableName: TABLE, Key: { id: 4 }, UpdateExpression: 'SET u = :u§Q' };
 
 class Repo {
   constructor() {
@@ -124,6 +133,7 @@ const handlers = {
     "p = { TableName: 'Q', Key: { id: 5 }, UpdateExpression: 'SET q = :q' };",
     "items.push({ Delete: { TableName: TABLE, Key: { id: 6 } } });",
     'await this.putRow(7);',
+    "const cfg = { go: { Key: { id: 8 }, UpdateExpression: 'SET g = :g' } };",
   ],
   strings: [' x', ', #y = :y', ' + ', '#', 'é', 'ADD', ' :'],
   maxReparsed: 2,
@@ -158,16 +168,26 @@ class Repo:
     def save(self, i):
         §S
         self.t.put_item(Item={"id": i}, ConditionExpression="attribute_not_exists(id)§Q")
+
+    TOUCH = {"Key": {"id": 2}, "UpdateExpression": "SET t = :t§Q"}
+
+
+# A module-level config map (an edit inside a module-level assignment re-extracts everything: no edit point here).
+OPS = {
+    "bump": {"TableName": TABLE, "Key": {"id": 1}, "UpdateExpression": "ADD n :one"},
+    "cases": [{"Key": {"id": 3}, "UpdateExpression": "SET c = :c"}],
+}
 `,
   statements: [
     'table.update_item(Key={"id": 2}, UpdateExpression="SET z = :z")',
     'if event:\n        client.put_item(TableName="T", Item={"id": {"S": "a"}})',
     'x = 1',
     '# a comment',
+    'cfg = {"go": {"Key": {"id": 8}, "UpdateExpression": "SET g = :g"}}',
   ],
   strings: [' x', ', #y = :y', '#', 'é', 'ADD'],
   // The statement edited, plus module-level assignments and imports (always re-queried).
-  maxReparsed: 5,
+  maxReparsed: 6,
 };
 
 const JSON_ARRAY: Shape = {
