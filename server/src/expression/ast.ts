@@ -134,3 +134,49 @@ export interface ParseResult {
   /** The first syntax error, as DynamoDB reports only the first. */
   error?: SyntaxError;
 }
+
+/**
+ * Every document path of a condition (or filter/key condition), in document order, walked iteratively (no recursion
+ * however deep the nesting). Paths inside function arguments, comparisons, BETWEEN and IN lists included.
+ */
+export function conditionPaths(root: ConditionNode): PathNode[] {
+  const out: PathNode[] = [];
+  const stack: (ConditionNode | Operand)[] = [root];
+  while (stack.length) {
+    const n = stack.pop() as ConditionNode | Operand;
+    switch (n.type) {
+      case 'and':
+      case 'or':
+      case 'compare':
+      case 'arithmetic':
+        stack.push(n.right, n.left);
+        break;
+      case 'not':
+        stack.push(n.operand);
+        break;
+      case 'paren':
+      case 'parenOperand':
+        stack.push(n.inner);
+        break;
+      case 'functionCondition':
+        stack.push(n.fn);
+        break;
+      case 'function':
+        for (let i = n.args.length - 1; i >= 0; i--) stack.push(n.args[i]);
+        break;
+      case 'between':
+        stack.push(n.high, n.low, n.operand);
+        break;
+      case 'in':
+        for (let i = n.list.length - 1; i >= 0; i--) stack.push(n.list[i]);
+        stack.push(n.operand);
+        break;
+      case 'path':
+        out.push(n);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}

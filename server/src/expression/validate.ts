@@ -7,6 +7,7 @@ import type { AttrType } from '../extract/model';
 import { LEGACY_PARAMETERS, type ExpressionFinding, type ExpressionRequest, type FindingLocation, type ValueInfo } from './api';
 import {
   EXPRESSION_FIELDS,
+  conditionPaths,
   type ConditionNode,
   type ExpressionField,
   type ExpressionKind,
@@ -825,48 +826,12 @@ class Validator {
     if (!parsed.ast || parsed.ast.type === 'update' || parsed.ast.type === 'projection') return;
     this.field = 'FilterExpression';
     this.kind = 'filter';
-    const stack: (ConditionNode | Operand)[] = [parsed.ast];
     const reported = new Set<string>();
-    while (stack.length) {
-      const n = stack.pop() as ConditionNode | Operand;
-      switch (n.type) {
-        case 'and':
-        case 'or':
-          stack.push(n.right, n.left);
-          break;
-        case 'not':
-          stack.push(n.operand);
-          break;
-        case 'paren':
-        case 'parenOperand':
-          stack.push(n.inner);
-          break;
-        case 'functionCondition':
-          stack.push(n.fn);
-          break;
-        case 'function':
-          stack.push(...n.args);
-          break;
-        case 'compare':
-          stack.push(n.left, n.right);
-          break;
-        case 'between':
-          stack.push(n.operand, n.low, n.high);
-          break;
-        case 'in':
-          stack.push(n.operand, ...n.list);
-          break;
-        case 'arithmetic':
-          stack.push(n.left, n.right);
-          break;
-        case 'path': {
-          const attr = String(resolvePath(n, this.names)[0]);
-          if (keys.has(attr) && !reported.has(attr)) {
-            reported.add(attr);
-            this.add('filter-key-attribute', n, `${attr} is a key attribute of this Query: put its condition in the KeyConditionExpression, not the FilterExpression. DynamoDB: "Filter Expression can only contain non-primary key attributes: Primary key attribute: ${attr}"`, { attribute: attr });
-          }
-          break;
-        }
+    for (const n of conditionPaths(parsed.ast)) {
+      const attr = String(resolvePath(n, this.names)[0]);
+      if (keys.has(attr) && !reported.has(attr)) {
+        reported.add(attr);
+        this.add('filter-key-attribute', n, `${attr} is a key attribute of this Query: put its condition in the KeyConditionExpression, not the FilterExpression. DynamoDB: "Filter Expression can only contain non-primary key attributes: Primary key attribute: ${attr}"`, { attribute: attr });
       }
     }
   }

@@ -5,7 +5,7 @@
  */
 import { prop } from '../../extract/model';
 import type { Operation } from '../../extract/operations';
-import type { ConditionNode, Operand } from '../../expression/ast';
+import { conditionPaths } from '../../expression/ast';
 import type { TableDef } from '../../tables';
 import { namesOf, parsed, spanRange } from '../analysis';
 import { keyLeaves } from './key-condition-schema';
@@ -27,47 +27,13 @@ function check(op: Operation, table: TableDef): Problem[] {
   if (!r.ast || r.error || r.ast.type === 'update' || r.ast.type === 'projection') return [];
   const out: Problem[] = [];
   const reported = new Set<string>();
-  const stack: (ConditionNode | Operand)[] = [r.ast];
-  while (stack.length) {
-    const n = stack.pop()!;
-    switch (n.type) {
-      case 'and':
-      case 'or':
-      case 'compare':
-      case 'arithmetic':
-        stack.push(n.right, n.left);
-        break;
-      case 'not':
-        stack.push(n.operand);
-        break;
-      case 'paren':
-      case 'parenOperand':
-        stack.push(n.inner);
-        break;
-      case 'functionCondition':
-        stack.push(...n.fn.args);
-        break;
-      case 'function':
-        stack.push(...n.args);
-        break;
-      case 'between':
-        stack.push(n.operand, n.low, n.high);
-        break;
-      case 'in':
-        stack.push(n.operand, ...n.list);
-        break;
-      case 'path': {
-        const e = n.elements[0];
-        const attr = e.type === 'name' ? (e.placeholder ? names[e.name] : e.name) : undefined;
-        if (attr === undefined || !keys.has(attr) || inKeyCondition.has(attr) || reported.has(attr)) break;
-        reported.add(attr);
-        const what = schema.index ? `the index ${schema.index.name}` : 'the table';
-        out.push({ range: spanRange(filter, n), key: `filter:${attr}`, message: `${attr} is a key attribute of ${what}: a Query's FilterExpression cannot name it; put its condition in the KeyConditionExpression. DynamoDB: "Filter Expression can only contain non-primary key attributes: Primary key attribute: ${attr}"` });
-        break;
-      }
-      default:
-        break;
-    }
+  for (const n of conditionPaths(r.ast)) {
+    const e = n.elements[0];
+    const attr = e.type === 'name' ? (e.placeholder ? names[e.name] : e.name) : undefined;
+    if (attr === undefined || !keys.has(attr) || inKeyCondition.has(attr) || reported.has(attr)) continue;
+    reported.add(attr);
+    const what = schema.index ? `the index ${schema.index.name}` : 'the table';
+    out.push({ range: spanRange(filter, n), key: `filter:${attr}`, message: `${attr} is a key attribute of ${what}: a Query's FilterExpression cannot name it; put its condition in the KeyConditionExpression. DynamoDB: "Filter Expression can only contain non-primary key attributes: Primary key attribute: ${attr}"` });
   }
   return out;
 }
