@@ -30,25 +30,7 @@ const TABLE = 'Posts';
 const INCREMENT = 'SET #likes = #likes + :one';
 `;
   return repeatUntil(header, (i) => `
-export async function like${i}(postId: string, userId: string): Promise<void> {
-  const now = Date.now();
-  await doc.send(new TransactWriteCommand({
-    TransactItems: [
-      { Put: { TableName: TABLE, Item: { PK: \`POST#\${postId}\`, SK: \`LIKE#\${userId}\`, at: now }, ConditionExpression: 'attribute_not_exists(PK)' } },
-      { Update: { TableName: TABLE, Key: { PK: \`POST#\${postId}\`, SK: 'META' }, UpdateExpression: 'ADD likes :one', ExpressionAttributeValues: { ':one': 1 } } },
-    ],
-  }));
-  await client.send(new UpdateItemCommand({
-    TableName: TABLE,
-    Key: { PK: { S: postId } },
-    UpdateExpression: INCREMENT,
-    ExpressionAttributeNames: { '#likes': 'likes' },
-    ExpressionAttributeValues: { ':one': { N: "1" } },
-  }));
-  const params = { TableName: TABLE, KeyConditionExpression: "PK = :pk AND begins_with(SK, :p)", ExpressionAttributeValues: { ':pk': postId, ':p': 'LIKE#' } };
-  const res = await doc.send(new QueryCommand(params));
-  if (res && now > ${i}) await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: postId }, UpdateExpression: 'SET seen = :t', ExpressionAttributeValues: { ':t': new Set(['a', 'b']) } }));
-}
+export async function like${i}(postId: string, userId: string): Promise<void> {${likeBody(i, 0)}}
 `, lines);
 }
 
