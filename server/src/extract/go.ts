@@ -16,7 +16,7 @@ import { Api, Property, Range, RequestSite, StringNode, VNode } from './model';
 import { GO_HOST } from './hosts';
 import { decodeGo, decodeGoRaw } from './host-strings';
 import { concatStrings } from './strings';
-import { TreeHost, kids } from './treehost';
+import { TreeHost, branchOf, kids } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -488,23 +488,6 @@ class GoHost implements TreeHost {
     }
     return samples ? { ...out, samples } : out;
   }
-}
-
-/** If/else arms between a literal and its function (ids: offsets of the `if` from the function's start). */
-function branchOf(n: TNode, fn: TNode): string {
-  const arms: [TNode, string][] = [];
-  let child: TNode = n;
-  for (let p = n.parent; p && p.id !== fn.id; p = p.parent) {
-    if (p.type === 'if_statement') {
-      if (p.childForFieldName('consequence')?.id === child.id) arms.push([p, 't']);
-      else if (p.childForFieldName('alternative')?.id === child.id) arms.push([p, 'e']);
-    }
-    child = p;
-  }
-  return arms
-    .reverse()
-    .map(([node, arm]) => `/${node.startIndex - fn.startIndex}:${arm}`)
-    .join('');
 }
 
 export function goHost(): TreeHost {

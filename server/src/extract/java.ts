@@ -16,7 +16,7 @@ import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode } from
 import { JAVA_HOST } from './hosts';
 import { decodeJava, decodeJavaTextBlock } from './host-strings';
 import { concatStrings } from './strings';
-import { TreeHost, kids } from './treehost';
+import { TreeHost, branchOf, kids } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -538,26 +538,6 @@ class JavaHost implements TreeHost {
     }
     return { kind: 'object', properties, complete, range: this.range(creation) };
   }
-}
-
-/** If/else and ternary arms between a node and its method (ids: offsets of the `if` from the method's start). */
-function branchOf(n: TNode, fn: TNode): string {
-  const arms: [TNode, string][] = [];
-  let child: TNode = n;
-  for (let p = n.parent; p && p.id !== fn.id; p = p.parent) {
-    if (p.type === 'if_statement') {
-      if (p.childForFieldName('consequence')?.id === child.id) arms.push([p, 't']);
-      else if (p.childForFieldName('alternative')?.id === child.id) arms.push([p, 'e']);
-    } else if (p.type === 'ternary_expression') {
-      if (p.childForFieldName('consequence')?.id === child.id) arms.push([p, 't']);
-      else if (p.childForFieldName('alternative')?.id === child.id) arms.push([p, 'e']);
-    }
-    child = p;
-  }
-  return arms
-    .reverse()
-    .map(([node, arm]) => `/${node.startIndex - fn.startIndex}:${arm}`)
-    .join('');
 }
 
 export function javaHost(): TreeHost {

@@ -141,3 +141,27 @@ function reuse(state: TreeState, span: Span, units: Unit[]): boolean[] | undefin
 export function kids(n: TNode | null | undefined): TNode[] {
   return (n?.namedChildren ?? []).filter((c): c is TNode => !!c && c.type !== 'comment' && c.type !== 'line_comment' && c.type !== 'block_comment');
 }
+
+/**
+ * The if/else (and ternary) arms between a node and its enclosing function or method, as `RequestSite.branch` ids:
+ * offsets of each `if` from the function's start, outermost first. Shared by the tree-sitter hosts (Go has no ternary
+ * node, so only its `if` arms count).
+ */
+export function branchOf(n: TNode, fn: TNode): string {
+  const arms: [TNode, string][] = [];
+  let child: TNode = n;
+  for (let p = n.parent; p && p.id !== fn.id; p = p.parent) {
+    if (p.type === 'if_statement') {
+      if (p.childForFieldName('consequence')?.id === child.id) arms.push([p, 't']);
+      else if (p.childForFieldName('alternative')?.id === child.id) arms.push([p, 'e']);
+    } else if (p.type === 'ternary_expression') {
+      if (p.childForFieldName('consequence')?.id === child.id) arms.push([p, 't']);
+      else if (p.childForFieldName('alternative')?.id === child.id) arms.push([p, 'e']);
+    }
+    child = p;
+  }
+  return arms
+    .reverse()
+    .map(([node, arm]) => `/${node.startIndex - fn.startIndex}:${arm}`)
+    .join('');
+}
