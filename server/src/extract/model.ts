@@ -14,7 +14,7 @@ export interface Range {
   end: number;
 }
 
-export type HostLanguage = 'json' | 'typescript' | 'javascript' | 'python';
+export type HostLanguage = 'json' | 'typescript' | 'javascript' | 'python' | 'go' | 'java' | 'yaml';
 
 /**
  * How values are written in the request.

@@ -9,7 +9,7 @@
  * package's the string is unknown. Tags (`!Sub`, `!Ref`, `!GetAtt`...) are unknown values (a `!Sub` without `${}` is
  * its literal string); Step Functions `Key.$` / `{% %}` (JSONata) / `${...}` substitutions are unknown, never invalid.
  *
- * Sites carry `host: YAML_HOST` ('yaml', through hosts.ts until model.ts's `HostLanguage` names it) and
+ * Sites carry `host: YAML_HOST` ('yaml') and
  * `sdk: 'step-functions-yaml' | 'aws-cli-yaml'`; `rules/edit.ts` writes YAML for them (edit-yaml.ts).
  */
 import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';

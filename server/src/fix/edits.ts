@@ -6,7 +6,6 @@
 import type { HostLanguage, ObjectNode, Property, RequestSite } from '../extract/model';
 import { hostSyntax } from '../rules/edit';
 import { yamlRemoveProperty } from '../rules/edit-yaml';
-import type { SourceLanguage } from '../extract/hosts';
 import type { TextEdit } from '../rules/types';
 
 /** The quote character the request's own string literals use (`"` in JSON). */
@@ -54,7 +53,7 @@ function skipToNextElement(text: string, pos: number, host: HostLanguage): numbe
  * after it stays). Elements the tree does not model (spreads) are kept.
  */
 export function removeProperty(text: string, obj: ObjectNode, p: Property, host: HostLanguage): TextEdit {
-  if ((host as SourceLanguage) === 'yaml') return yamlRemoveProperty(text, obj, p);
+  if (host === 'yaml') return yamlRemoveProperty(text, obj, p);
   const prev = obj.properties.filter((q) => q !== p && q.range.end <= p.range.start).sort((a, b) => b.range.end - a.range.end)[0];
   const after = skipTrivia(text, p.range.end, host);
   if (text[after] === ',') {
