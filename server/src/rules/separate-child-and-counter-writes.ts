@@ -41,6 +41,68 @@ function keyedByCounter(text: string, child: RequestSite, counter: RequestSite):
   });
 }
 
+/** Words of an identifier or a name: `followee_count` -> [followee, count], `likeTally` -> [like, tally], `tweeter-Follows` -> [tweeter, follows]. */
+const words = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+
+/** Words naming a count rather than the thing counted. */
+const COUNT_WORDS = new Set(['count', 'counts', 'counter', 'cnt', 'tally', 'total', 'totals', 'num', 'number', 'n', 'qty', 'sum']);
+
+/** The thing a counter attribute counts: the word next to its count word (`followerCount`, `num_likes`), else its last word (`likes`). */
+function countedStem(attr: string): string | undefined {
+  const w = words(attr.split('.').pop()!.replace(/\[\d*\]/g, ''));
+  const at = w.findIndex((x) => COUNT_WORDS.has(x));
+  const stem = at < 0 ? w[w.length - 1] : at > 0 ? w[at - 1] : w[at + 1];
+  return stem && !COUNT_WORDS.has(stem) ? stem : undefined;
+}
+
+/** What may follow a shared root of two words naming one thing: `follow`/`follower`/`followee`, `like`/`likes`, `vote`/`voter`, `child`/`children`. */
+const SUFFIXES = new Set(['', 's', 'es', 'r', 'rs', 'er', 'ers', 'ee', 'ees', 'd', 'ed', 'ing', 'ings', 'ren']);
+
+/** Whether two words name one thing (see SUFFIXES): equal, or one is the other plus a suffix, the root having 4+ letters. */
+function sameThing(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  for (let n = short.length; n >= 4; n--) {
+    const root = short.slice(0, n);
+    if (long.startsWith(root) && SUFFIXES.has(short.slice(n)) && SUFFIXES.has(long.slice(n))) return true;
+  }
+  return false;
+}
+
+/** Table names of rows no counter counts: a write there is a side effect (a notification, an audit or log row). */
+const SIDE_TABLES = new Set(['notification', 'notifications', 'notif', 'audit', 'audits', 'log', 'logs', 'event', 'events', 'outbox', 'history', 'activity', 'activities']);
+
+/** Words of a table's identity (`tableId`): the literal name, or the expression naming it minus generic words (`this.followTableName` -> [follow]). */
+const GENERIC = new Set(['this', 'self', 'table', 'tables', 'name', 'names', 'tbl', 'env', 'process', 'config', 'cfg', 'settings', 'os', 'environ', 'get', 'expr', 'dynamo', 'dynamodb', 'ddb']);
+const tableWords = (id: string) => words(id).filter((w) => !GENERIC.has(w));
+
+/**
+ * Positive evidence that a write to another table is one the counter counts: the counted thing (`followerCount` ->
+ * follower, `likeTally` -> like) names the child's table (`follow`, `Likes`, `this.followTableName`) or the leading
+ * prefix of one of its key values (`LIKE#...`, `` `FOLLOW#${id}` ``), unless the table is one of side rows
+ * (notifications, audit, logs). Without such evidence the write is left alone.
+ */
+function countsChild(text: string, child: RequestSite, attrs: string[]): boolean {
+  const stems = attrs.map(countedStem).filter((s): s is string => !!s);
+  if (!stems.length) return false;
+  const id = tableId(text, operations(child)[0]);
+  const table = id ? tableWords(id) : [];
+  if (table.some((w) => stems.some((s) => sameThing(w, s)))) return true;
+  if (table.some((w) => SIDE_TABLES.has(w))) return false;
+  const mine = prop(child.params, child.api === 'PutItem' ? 'Item' : 'Key');
+  if (mine?.kind !== 'object') return false;
+  const keys = child.api === 'PutItem' ? mine.properties.slice(0, 2) : mine.properties;
+  return keys.some((p) => {
+    const lead = /^([A-Za-z_]+)#/.exec(keyPattern(text, p.value, child.style))?.[1];
+    return !!lead && words(lead).some((w) => stems.some((s) => sameThing(w, s)));
+  });
+}
+
 type Relation = 'same' | 'different' | 'unknown';
 
 const within = (outer: { start: number; end: number }, r: { start: number; end: number }) => r.start >= outer.start && r.end <= outer.end;
@@ -149,7 +211,7 @@ function check(text: string, sites: RequestSite[]): (Omit<Finding, 'severity'> &
       if (exclusive(s, counter) || writesCounterItem(text, s, counter, attrs)) return false;
       // A write to another table that the counter does not count (a notification, an audit row) is no child.
       const table = tableId(text, operations(s)[0]);
-      return !table || !counterTable || table === counterTable || keyedByCounter(text, s, counter);
+      return !table || !counterTable || table === counterTable || keyedByCounter(text, s, counter) || countsChild(text, s, attrs);
     });
     if (!children.length) continue;
     const fn = counter.enclosingFunction!.name;

@@ -187,3 +187,54 @@ ruleCases('separate-child-and-counter-writes', [
       `        self.update_item(pk=f"VIEWS#{content_id}", sk="VIEWS", update_expression="SET #data.viewCount = if_not_exists(#data.viewCount, :zero) + :inc", expression_attribute_values={":inc": 1, ":zero": 0}, expression_attribute_names={"#data": "Data"})\n`,
   },
 ]);
+
+/**
+ * A child write to another table counts only on positive evidence that the counter counts it (issue 13): the counted
+ * thing (`followerCount` -> follower) names the child's table or its key prefix. Unknown means silent.
+ */
+const followers = { TableName: 'Users', Key: { user_id: raw('userId') }, UpdateExpression: 'SET followerCount = followerCount - :one', ExpressionAttributeValues: { ':one': 1 } };
+const unfollow = { follower_alias: raw('me'), followee_alias: raw('them') };
+const envTable = (d: Dialect, name: string) => raw(d.startsWith('py') ? `os.environ['${name}']` : `process.env.${name}`);
+ruleCases(
+  'separate-child-and-counter-writes',
+  (['ts-v3', 'ts-doc', 'js-v2', 'py-client'] as Dialect[]).flatMap((d): Case[] => [
+    {
+      name: 'another table named for the counted thing (Follows, followerCount): a child',
+      dialect: d,
+      code: fns(d, [['DeleteItem', { TableName: 'Follows', Key: unfollow }], ['UpdateItem', followers]]),
+      expect: [{ text: NAME[d], related: [NAME[d].replace(/Update|update/, (m) => (m === 'Update' ? 'Delete' : 'delete'))] }],
+    },
+    {
+      name: 'a table named by an expression whose words name the counted thing (FOLLOWS_TABLE): a child',
+      dialect: d,
+      code: fns(d, [['DeleteItem', { TableName: envTable(d, 'FOLLOWS_TABLE'), Key: unfollow }], ['UpdateItem', followers]]),
+      expect: [{ text: NAME[d] }],
+    },
+    {
+      name: 'a key prefix naming the counted thing (LIKE#..., likeTally) in a table of another name: a child',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Edges', Item: { PK: 'LIKE#b2', SK: 'USER#7c20' } }], ['UpdateItem', counter]]),
+      expect: [{ text: NAME[d] }],
+    },
+    {
+      name: 'a notification about the follow, keyed FOLLOW#..., is not counted (side table)',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Notifications', Item: { PK: raw('them'), SK: 'FOLLOW#2025-06-23' } }], ['UpdateItem', followers]]),
+    },
+    {
+      name: 'another table whose name and keys say nothing of the counted thing is not counted',
+      dialect: d,
+      code: fns(d, [['DeleteItem', { TableName: 'Sessions', Key: { id: raw('sid') } }], ['UpdateItem', followers]]),
+    },
+    {
+      name: 'a table named for what holds the counter, not what it counts (Posts, likeTally), is not counted',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Posts', Item: { PK: 'POST#b3', title: 'x' } }], ['UpdateItem', counter]]),
+    },
+    {
+      name: 'a counter named by no counted thing (total) says nothing of another table',
+      dialect: d,
+      code: fns(d, [['PutItem', { TableName: 'Totals', Item: { PK: 'DAY#1' } }], ['UpdateItem', { ...counter, UpdateExpression: 'ADD total :one' }]]),
+    },
+  ]),
+);
