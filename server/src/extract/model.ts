@@ -136,6 +136,11 @@ export interface UnknownNode {
    * substitutions (`${delta}` sent by a DocumentClient is an S, never an N).
    */
   type?: 'S';
+  /**
+   * A number of unknown magnitude whose sign is known: `-amount` (a negated name) is -1. Counter rules read it as a
+   * decrement; nothing else does.
+   */
+  sign?: 1 | -1;
 }
 
 export type VNode = StringNode | NumberNode | BoolNode | NullNode | BinaryNode | SetNode | ArrayNode | ObjectNode | UnknownNode;

@@ -221,6 +221,13 @@ export function signOf(text: string | undefined): 1 | -1 | 0 {
   return Number.isNaN(n) || n === 0 ? 0 : n > 0 ? 1 : -1;
 }
 
+/** Sign of a value's number: its literal text, or an unknown magnitude of known sign (`-amount`, `UnknownNode.sign`). */
+export function signOfFacts(f: ValueFacts, style: RequestSite['style']): 1 | -1 | 0 {
+  if (f.text !== undefined) return signOf(f.text);
+  const inner = style === 'low-level' && f.node?.kind === 'object' && f.node.properties.length === 1 ? f.node.properties[0].value : f.node;
+  return inner?.kind === 'unknown' && inner.sign ? inner.sign : 0;
+}
+
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Counters                                                                                                           */
 
@@ -260,7 +267,7 @@ export function counterActions(op: { params: ObjectNode; site: RequestSite }, up
         if (v.type !== 'value') continue;
         const f = valueFacts(op, v);
         if (f.type !== 'N' && f.type !== 'unknown') continue;
-        out.push({ action: a, form: 'add', key, delta: v, direction: f.type === 'N' ? signOf(f.text) : 0 });
+        out.push({ action: a, form: 'add', key, delta: v, direction: f.type === 'N' ? signOfFacts(f, op.site.style) : 0 });
       } else if (a.type === 'SET') {
         const key = pathKey(a.path, names);
         const v = unwrap(a.value);
@@ -274,7 +281,7 @@ export function counterActions(op: { params: ObjectNode; site: RequestSite }, up
         else if (v.op === '+' && readsSelf(right)) [read, other] = [right, left];
         if (!read || !other) continue;
         const delta = other.type === 'value' ? other : undefined;
-        const s = delta ? signOf(valueFacts(op, delta).text) : 0;
+        const s = delta ? signOfFacts(valueFacts(op, delta), op.site.style) : 0;
         const direction = v.op === '+' ? s : s === 0 ? -1 : ((-s) as 1 | -1);
         out.push({ action: a, form: 'set', key, read, op: v.op, delta, direction });
       }
