@@ -15,6 +15,9 @@
  */
 import type { Api, ObjectNode, Property, Range, VNode } from './model';
 
+/** `sdk` of a request built by an `@aws-appsync/utils/dynamodb` helper (appsync-helpers.ts): no fix is written there. */
+export const APPSYNC_HELPER_SDK = 'appsync-js-helper';
+
 /** The AppSync operations that are DynamoDB writes we lint, by the API they send. */
 export const APPSYNC_OPERATIONS: ReadonlyMap<string, Api> = new Map<string, Api>([
   ['PutItem', 'PutItem'],

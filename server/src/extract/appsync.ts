@@ -8,15 +8,15 @@
  * one of the write operations; elsewhere only one returned by an exported `request` function. Values are document
  * style: plain JS values, `util.dynamodb.toMapValues({...})` / `toDynamoDB(x)` read as their argument; `ctx.args.x`,
  * `ctx.identity`, variables and other calls are unknown. The `@aws-appsync/utils/dynamodb` helpers (`update({ key,
- * update: { n: operations.increment(1) } })`, `put`, `remove`) build their expression at run time from a shape we have
- * not confirmed: they are not read (silent).
+ * update: { n: operations.increment(1) } })`, `put`, `remove`) are read by appsync-helpers.ts as the request they build.
  */
 import ts from 'typescript';
-import type { HostLanguage, ObjectNode, Range, RequestSite, VNode } from './model';
+import type { Api, HostLanguage, ObjectNode, Range, RequestSite, VNode } from './model';
 import { createTsSourceFile } from './typescript';
 import { decodeJs } from './strings';
 import { inferStyle } from './infer';
 import { APPSYNC_OPERATIONS, appSyncOperation, mapAppSyncRequest } from './appsync-shape';
+import { APPSYNC_HELPER_SDK, helperImports, helperOf, helperRequest, type HelperImports, type HelperReader } from './appsync-helpers';
 
 /** Cheap test before the pass: an AppSync import or an `operation:` key. */
 export function mayContainAppSync(text: string): boolean {
@@ -134,14 +134,29 @@ interface Candidate {
   fn?: { name: string; range: Range };
 }
 
-/** Every object literal with an `operation:` key in the file, with the function around it (iterative walk). */
-function operationObjects(c: Ctx): Candidate[] {
+interface HelperCall {
+  call: ts.CallExpression;
+  helper: { helper: string; api: Api; name: ts.Node };
+  fn?: { name: string; range: Range };
+}
+
+/**
+ * Every object literal with an `operation:` key in the file, and every `@aws-appsync/utils/dynamodb` helper call, with
+ * the function around it (iterative walk).
+ */
+function operationObjects(c: Ctx, imp?: HelperImports): { objects: Candidate[]; calls: HelperCall[] } {
   const out: Candidate[] = [];
+  const calls: HelperCall[] = [];
   const stack: { n: ts.Node; fn?: { name: string; range: Range } }[] = [{ n: c.sf }];
   while (stack.length) {
     const { n, fn } = stack.pop()!;
     if (ts.isObjectLiteralExpression(n) && n.properties.some((p) => ts.isPropertyAssignment(p) && keyOf(c, p.name)?.key === 'operation')) {
       out.push({ node: n, fn });
+      continue;
+    }
+    const helper = imp && ts.isCallExpression(n) ? helperOf(n, imp) : undefined;
+    if (helper) {
+      calls.push({ call: n as ts.CallExpression, helper, fn });
       continue;
     }
     let inner = fn;
@@ -151,7 +166,7 @@ function operationObjects(c: Ctx): Candidate[] {
     n.forEachChild((ch) => void children.push(ch));
     for (let i = children.length - 1; i >= 0; i--) stack.push({ n: children[i], fn: inner });
   }
-  return out;
+  return { objects: out, calls };
 }
 
 /** The AppSync requests of a TS/JS document (empty when it has none). */
@@ -160,7 +175,9 @@ export function extractAppSync(text: string, languageId: string, host: HostLangu
   const sf = createTsSourceFile(text, languageId);
   const c: Ctx = { text, sf };
   let candidates: Candidate[];
-  if (imports(sf)) candidates = operationObjects(c);
+  let calls: HelperCall[] = [];
+  const imp = imports(sf) ? helperImports(sf) : undefined;
+  if (imports(sf)) ({ objects: candidates, calls } = operationObjects(c, imp));
   else {
     candidates = [];
     for (const s of sf.statements) {
@@ -178,6 +195,17 @@ export function extractAppSync(text: string, languageId: string, host: HostLangu
     const site: RequestSite = { api, apiSource: 'call', style: inferStyle(params, 'document'), host, range: { ...o.range }, nameRange: { ...op.range }, params, sdk: 'appsync-js' };
     if (cand.fn) site.enclosingFunction = cand.fn;
     sites.push(site);
+  }
+  if (calls.length) {
+    const reader: HelperReader = { sf, value: (e) => value(c, e, 1), range: (n) => rangeOf(c, n), key: (n) => keyOf(c, n)?.key };
+    for (const { call, helper, fn } of calls) {
+      const params = helperRequest(reader, call, helper.helper, imp!);
+      if (!params) continue;
+      const site: RequestSite = { api: helper.api, apiSource: 'call', style: 'document', host, range: rangeOf(c, call), nameRange: rangeOf(c, helper.name), params, sdk: APPSYNC_HELPER_SDK };
+      if (fn) site.enclosingFunction = fn;
+      sites.push(site);
+    }
+    sites.sort((a, b) => a.range.start - b.range.start);
   }
   return sites;
 }

@@ -266,7 +266,7 @@ export function markMutatedLater(v: VNode, name: string, rest: string, host: 'js
 /* Cheap checks before parsing                                                                                        */
 
 /** Tokens that any request we can recognise contains (literally, in the file). */
-const TRIGGERS = ['Expression', '_expression', 'TransactItems', 'RequestItems', 'TableName', 'Item', 'Key', 'Statement', 'ExclusiveStartKey'];
+const TRIGGERS = ['Expression', '_expression', 'TransactItems', 'RequestItems', 'TableName', 'Item', 'Key', 'Statement', 'ExclusiveStartKey', '@aws-appsync/utils/dynamodb'];
 
 export function mayContainRequest(text: string): boolean {
   return TRIGGERS.some((t) => text.includes(t));

@@ -5,6 +5,7 @@
  */
 import { ObjectNode, Property, RequestSite, StringNode, prop, propEntry } from '../extract/model';
 import { isReservedWord } from '../expression/reserved-words';
+import { APPSYNC_HELPER_SDK } from '../extract/appsync-shape';
 import { HostSyntax, Literal, entryText, hostSyntax, insertInString, insertProperties, removeProperty, renderLiteral, stringLiteral } from './edit';
 import type { TextEdit } from './types';
 
@@ -15,7 +16,8 @@ import type { TextEdit } from './types';
  * `self.update_item(update_expression=...)`: an entry would be written into the wrapper call's argument list).
  */
 export function fixableSite(site: RequestSite): boolean {
-  return !(site.alternative && site.alternative.count > 1) && !site.forwarded?.wrapper;
+  // An AppSync helper's request is built from its argument: none of its DynamoDB fields is written in the source.
+  return !(site.alternative && site.alternative.count > 1) && !site.forwarded?.wrapper && site.sdk !== APPSYNC_HELPER_SDK;
 }
 
 export class ActionEditor {

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import ts from 'typescript';
 import { createDocumentExtractor, extract, prop, RequestSite, StringNode } from '../../../server/src/extract';
+import { stringRange } from '../../../server/src/extract/model';
 import { runRules } from '../../../server/src/rules';
 import { applyEdits } from '../../../server/src/rules/edit';
 import { strings } from './support';
@@ -147,7 +148,7 @@ export function request(ctx) {
     assert.ok(got.some((g) => /^unused-value/.test(g)), got.join('\n'));
   });
 
-  it('unknown stays silent: ctx values, variables, an update built elsewhere, the dynamodb helpers', () => {
+  it('unknown stays silent: ctx values, variables, an update built elsewhere; helper requests without a finding', () => {
     const text = `import { util } from '@aws-appsync/utils';
 import { update, operations, put } from '@aws-appsync/utils/dynamodb';
 export function request(ctx) {
@@ -165,8 +166,98 @@ export function values(ctx) {
 }
 `;
     const { sites, findings } = lint(text);
-    assert.deepEqual(sites.map((s) => s.sdk), ['appsync-js', 'appsync-js']);
+    assert.deepEqual(sites.map((s) => s.sdk), ['appsync-js', 'appsync-js-helper', 'appsync-js-helper', 'appsync-js']);
     assert.deepEqual(shown(text, findings), []);
+  });
+
+  describe('@aws-appsync/utils/dynamodb helpers', () => {
+    const HELPERS = `import * as ddb from '@aws-appsync/utils/dynamodb';
+import { update, operations as ops, put, remove } from '@aws-appsync/utils/dynamodb';
+export const a = (ctx) => update({ key: { id: ctx.args.id }, update: { views: ops.increment(), title: ctx.args.title, old: ops.remove(), name: ops.replace('x') } });
+export const b = (ctx) => ddb.update({ key: { id: 1 }, update: { stock: ddb.operations.decrement(3) }, condition: { stock: { ge: 3 }, or: [{ s: { beginsWith: 'a' } }, { not: { t: { between: [1, 2] } } }] } });
+export const c = (ctx) => put({ key: { id: 'x' }, item: { n: 1 }, condition: { id: { attributeExists: false }, tags: { contains: 'a', notContains: 'b' } } });
+export const d = (ctx) => remove({ key: { id: 'x' }, condition: { owner: { ne: ctx.identity.sub } } });
+`;
+    const expr = (s: RequestSite, field: string) => (prop(s.params, field) as StringNode | undefined)?.value;
+    const names = (s: RequestSite) => {
+      const m = prop(s.params, 'ExpressionAttributeNames');
+      return m?.kind === 'object' ? Object.fromEntries(m.properties.map((p) => [p.key, (p.value as StringNode).value])) : {};
+    };
+
+    it('each helper is the request the runtime sends: generated expressions, placeholders, values as written', () => {
+      const sites = extract(HELPERS, 'javascript').sites;
+      assert.deepEqual(sites.map((s) => [s.api, s.sdk, s.style, HELPERS.slice(s.nameRange.start, s.nameRange.end)]), [
+        ['UpdateItem', 'appsync-js-helper', 'document', 'update'],
+        ['UpdateItem', 'appsync-js-helper', 'document', 'update'],
+        ['PutItem', 'appsync-js-helper', 'document', 'put'],
+        ['DeleteItem', 'appsync-js-helper', 'document', 'remove'],
+      ]);
+      const [a, b, c, d] = sites;
+      assert.equal(expr(a, 'UpdateExpression'), 'SET #title = :title, #name = :name REMOVE #old ADD #views :views');
+      assert.deepEqual(names(a), { '#views': 'views', '#title': 'title', '#old': 'old', '#name': 'name' });
+      const values = prop(a.params, 'ExpressionAttributeValues');
+      assert.deepEqual(values?.kind === 'object' ? values.properties.map((p) => [p.key, p.value.kind === 'number' ? p.value.text : p.value.kind]) : [], [['views', '1'], [':title', 'unknown'], [':name', 'string']].map(([k, v]) => [k.startsWith(':') ? k : ':' + k, v]));
+      assert.equal(expr(b, 'UpdateExpression'), 'ADD #stock :stock');
+      assert.equal((prop(prop(b.params, 'ExpressionAttributeValues'), ':stock') as { text: string }).text, '-3');
+      assert.equal(expr(b, 'ConditionExpression'), '#stock >= :stock1 AND (begins_with(#s, :s) OR NOT (#t BETWEEN :t AND :t1))');
+      const item = prop(c.params, 'Item');
+      assert.deepEqual(item?.kind === 'object' ? item.properties.map((p) => p.key) : [], ['id', 'n']);
+      assert.equal(expr(c, 'ConditionExpression'), 'attribute_not_exists(#id) AND contains(#tags, :tags) AND NOT contains(#tags, :tags1)');
+      assert.equal(expr(d, 'ConditionExpression'), '#owner <> :owner');
+      assert.equal(prop(d.params, 'Key')?.kind, 'object');
+    });
+
+    it('every character of a generated expression stands for the entry it comes from', () => {
+      const [a] = extract(HELPERS, 'javascript').sites;
+      const e = prop(a.params, 'UpdateExpression') as StringNode;
+      const at = (needle: string) => {
+        const i = e.value.indexOf(needle);
+        return HELPERS.slice(stringRange(e, i, i + needle.length).start, stringRange(e, i, i + needle.length).end);
+      };
+      assert.equal(at('#views :views'), 'views: ops.increment()');
+      assert.equal(at(':title'), 'title: ctx.args.title');
+      assert.equal(at('REMOVE #old'), 'old: ops.remove()');
+    });
+
+    it('the rules read them (a decrement without a floor, none with one); no fix is written into a helper call', () => {
+      const text = `import { update, operations } from '@aws-appsync/utils/dynamodb';
+export const unlike = (ctx) => update({ key: { id: ctx.args.id }, update: { likes: operations.decrement(1) } });
+export const floored = (ctx) => update({ key: { id: ctx.args.id }, update: { likes: operations.decrement(1) }, condition: { likes: { ge: 1 } } });
+export const sets = (ctx) => update({ key: { id: ctx.args.id }, update: { tags: 'x', n: operations.increment(1) } });
+`;
+      const { findings } = lint(text);
+      assert.deepEqual(shown(text, findings), ['decrement-without-floor likes: operations.decrement(1)']);
+      assert.deepEqual(findings.flatMap((f) => f.fixes ?? []), []);
+    });
+
+    it('unknown means silent: no import, a shadowing local, an argument that is not a literal', () => {
+      const noImport = `export function request(ctx) { return update({ key: { id: 1 }, update: { n: operations.decrement(1) } }); }`;
+      assert.deepEqual(extract(noImport, 'javascript').sites, []);
+      const variable = `import { update } from '@aws-appsync/utils/dynamodb';
+export function request(ctx) { const args = { key: { id: 1 }, update: { n: 1 } }; return update(args); }`;
+      assert.deepEqual(extract(variable, 'javascript').sites, []);
+      const other = `import { update } from './my-helpers';
+export function request(ctx) { return update({ key: { id: 1 }, update: { n: 1 } }); }`;
+      assert.deepEqual(extract(other, 'javascript').sites, []);
+    });
+
+    it('incremental: random edits of a helper file give the same sites as a fresh extraction', () => {
+      let seed = 11;
+      const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+      const key = (s: RequestSite) => `${s.api}/${s.sdk}@${s.range.start}-${s.range.end}:${JSON.stringify(s.params)}`;
+      const doc = createDocumentExtractor('javascript');
+      let text = HELPERS;
+      doc.update(text);
+      const pieces = ['a', ' ', '\n', "'", '{', '}', ',', 'ops.increment(2)', 'attributeExists: true', '...x, '];
+      for (let i = 0; i < 60; i++) {
+        const at = Math.floor(rnd() * text.length);
+        const del = rnd() < 0.3 ? Math.floor(rnd() * 4) : 0;
+        const ins = rnd() < 0.8 ? pieces[Math.floor(rnd() * pieces.length)] : '';
+        text = text.slice(0, at) + ins + text.slice(at + del);
+        const got = doc.update(text, [{ start: at, end: at + del, text: ins }]).sites.map(key);
+        assert.deepEqual(got, extract(text, 'javascript').sites.map(key), `edit ${i}`);
+      }
+    });
   });
 
   it('without the import: only objects returned by an exported request function; reads are not sites', () => {
