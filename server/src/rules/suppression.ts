@@ -1,5 +1,6 @@
 /**
- * Suppression comments (`//` or `/* *\/` in TS/JS/JSONC, `#` in Python; plain JSON has no comments):
+ * Suppression comments (`//` or `/* *\/` in TS/JS/JSONC, `#` in Python and YAML, `##` or `#* *#` in VTL mapping
+ * templates, where `//` is template text and a lone `#` starts a directive; plain JSON has no comments):
  *   dynalint-disable-next-line <id>[, <id>]   the next line
  *   dynalint-disable-line <id>[, <id>]        the comment's own line (a trailing comment, as ESLint's eslint-disable-line)
  *   dynalint-disable <id>[, <id>]             the whole file; no ids = every rule
@@ -27,10 +28,11 @@ export interface Suppression {
   directive: Range;
 }
 
-type CommentStyle = 'slash' | 'hash' | 'none';
+type CommentStyle = 'slash' | 'hash' | 'vtl' | 'none';
 
 export function commentStyle(languageId: string): CommentStyle {
   if (languageId === 'python' || languageId === 'yaml') return 'hash';
+  if (languageId === 'vtl' || languageId === 'velocity') return 'vtl';
   if (languageId === 'json') return 'none';
   return 'slash';
 }
@@ -98,6 +100,15 @@ export function parseSuppressions(text: string, languageId: string): Suppression
       const hm = /#\s*$/.exec(before);
       if (!hm) continue;
       commentStart = lineStart + hm.index;
+    } else if (style === 'vtl') {
+      const vm = /(##|#\*)\s*$/.exec(before);
+      if (!vm) continue;
+      commentStart = lineStart + vm.index;
+      if (vm[1] === '#*') {
+        const close = body.indexOf('*#');
+        if (close < 0) continue;
+        body = body.slice(0, close);
+      }
     } else {
       const sm = /(\/\/|\/\*)\s*$/.exec(before);
       if (!sm) continue;
@@ -114,7 +125,7 @@ export function parseSuppressions(text: string, languageId: string): Suppression
     const reason = body.indexOf('--');
     const list = reason >= 0 ? body.slice(0, reason) : body;
     for (const im of list.matchAll(/[A-Za-z0-9][\w-]*/g)) ids.push({ id: im[0], range: { start: bodyStart + im.index!, end: bodyStart + im.index! + im[0].length } });
-    const endOfComment = bodyStart + body.length + (text.startsWith('*/', bodyStart + body.length) ? 2 : 0);
+    const endOfComment = bodyStart + body.length + (text.startsWith(style === 'vtl' ? '*#' : '*/', bodyStart + body.length) ? 2 : 0);
     const word = m[0].slice(0, m[0].length - m[1].length);
     const kind = KINDS[word] ?? 'unknown';
     const line = lineOf(starts, at) + (kind === 'next-line' ? 1 : 0);
@@ -230,7 +241,7 @@ export function disableNextLineEdit(text: string, languageId: string, offset: nu
     const end = prev.ids[prev.ids.length - 1].range.end;
     return { range: { start: end, end }, newText: `, ${ruleId}` };
   }
-  const lead = style === 'hash' ? '#' : '//';
+  const lead = style === 'hash' ? '#' : style === 'vtl' ? '##' : '//';
   return { range: { start: lineStart, end: lineStart }, newText: `${indent}${lead} dynalint-disable-next-line ${ruleId}${lineBreakOf(text)}` };
 }
 
@@ -240,6 +251,6 @@ export function disableFileEdit(text: string, languageId: string, ruleId: string
   if (style === 'none') return undefined;
   const at = text.startsWith('#!') ? text.indexOf('\n') + 1 || text.length : 0;
   const eol = lineBreakOf(text);
-  const newText = style === 'hash' ? `# dynalint-disable ${ruleId}${eol}` : `/* dynalint-disable ${ruleId} */${eol}`;
+  const newText = style === 'hash' ? `# dynalint-disable ${ruleId}${eol}` : style === 'vtl' ? `## dynalint-disable ${ruleId}${eol}` : `/* dynalint-disable ${ruleId} */${eol}`;
   return { range: { start: at, end: at }, newText };
 }

@@ -10,6 +10,9 @@ const TS_MULTI = (top: string, onExpr = '') =>
   `${top}client.send(new UpdateItemCommand({\n  TableName: 'T',\n  Key: { PK: { S: 'p' } },\n  UpdateExpression: 'SET n = n + :one',${onExpr}\n  ExpressionAttributeValues: { ':one': { N: '1' } },\n}));\n`;
 const PY_MULTI = (top: string, first = '') => `${top}client.update_item(${first}\n    TableName='T',\n    Key={'PK': {'S': 'p'}},\n    UpdateExpression='SET n = n + :one',\n    ExpressionAttributeValues={':one': {'N': '1'}},\n)\n`;
 const JSONC = (comment: string) => `{\n  "TableName": "T",\n  "Key": {"PK": {"S": "p"}},\n${comment}  "UpdateExpression": "SET n = n + :one",\n  "ExpressionAttributeValues": {":one": {"N": "1"}}\n}\n`;
+/** An AppSync VTL mapping template: `##` and `#* *#` are its comments, `//` is template text, `#set` a directive. */
+const VTL = (top: string, onExpr = '') =>
+  `${top}#set($id = $ctx.args.id)\n{\n  "version": "2018-05-29",\n  "operation": "UpdateItem",\n  "key": { "id": $util.dynamodb.toDynamoDBJson($id) },\n  "update": {\n    "expression": "SET n = n + :one",${onExpr}\n    "expressionValues": { ":one": $util.dynamodb.toDynamoDBJson(1) }\n  }\n}\n`;
 const ts = (s: string) => PRELUDE['ts-v3'] + s;
 const py = (s: string) => PRELUDE['py-client'] + s;
 const summary = (text: string, lang: string) => lint(text, lang).map((f) => `${f.ruleId}@${slice(text, f)}:${f.severity}`);
@@ -70,6 +73,14 @@ const cases: SupCase[] = [
     expect: ['unused-suppression@dynalint-disable-lines:hint', 'set-without-if-not-exists@n = n + :one:warning'],
   },
   { name: 'JSONC without comment', lang: 'jsonc', text: JSONC(''), expect: ['set-without-if-not-exists@n = n + :one:warning'] },
+  { name: 'VTL without comment', lang: 'vtl', text: VTL(''), expect: ['set-without-if-not-exists@n = n + :one:warning'] },
+  { name: 'VTL ## next-line above the template', lang: 'vtl', text: VTL('', '').replace('{\n  "version"', '## dynalint-disable-next-line set-without-if-not-exists\n{\n  "version"'), expect: [] },
+  { name: 'VTL ## next-line above the expression', lang: 'velocity', text: VTL('').replace('    "expression"', '    ## dynalint-disable-next-line set-without-if-not-exists\n    "expression"'), expect: [] },
+  { name: 'VTL #* *# disable-line', lang: 'vtl', text: VTL('', ' #* dynalint-disable-line set-without-if-not-exists *#'), expect: [] },
+  { name: 'VTL ## file-level', lang: 'vtl', text: VTL('## dynalint-disable set-without-if-not-exists\n'), expect: [] },
+  { name: 'VTL // is template text, not a comment', lang: 'vtl', text: VTL('// dynalint-disable set-without-if-not-exists\n'), expect: ['set-without-if-not-exists@n = n + :one:warning'] },
+  { name: 'VTL a lone # is not a comment', lang: 'vtl', text: VTL('# dynalint-disable set-without-if-not-exists\n'), expect: ['set-without-if-not-exists@n = n + :one:warning'] },
+  { name: 'VTL unused ## suppression', lang: 'vtl', text: VTL('## dynalint-disable add-on-non-number\n'), expect: ['unused-suppression@add-on-non-number:hint', 'set-without-if-not-exists@n = n + :one:warning'] },
 ];
 
 describe('suppression comments', () => {
@@ -119,6 +130,7 @@ describe('suppression comments', () => {
       ['typescript', indented, `${PRELUDE['ts-v3']}export async function f() {\n  // dynalint-disable-next-line set-without-if-not-exists\n  await ${TS_CALL}}\n`],
       ['python', py(PY_CALL), py('# dynalint-disable-next-line set-without-if-not-exists\n' + PY_CALL)],
       ['jsonc', JSONC(''), JSONC('  // dynalint-disable-next-line set-without-if-not-exists\n')],
+      ['vtl', VTL(''), VTL('').replace('    "expression"', '    ## dynalint-disable-next-line set-without-if-not-exists\n    "expression"')],
     ] as const) {
       it(`next-line in ${lang}: inserted with the line's indentation, then the finding is gone`, () => {
         const [f] = lint(text, lang);
@@ -160,6 +172,10 @@ describe('suppression comments', () => {
       assert.deepEqual(summary(fixed, 'python'), []);
       const t2 = ts(TS_CALL);
       assert.equal(applyEdits(t2, [disableFileEdit(t2, 'typescript', 'a')!]), '/* dynalint-disable a */\n' + t2);
+      const t3 = VTL('');
+      const fixed3 = applyEdits(t3, [disableFileEdit(t3, 'vtl', 'set-without-if-not-exists')!]);
+      assert.equal(fixed3, '## dynalint-disable set-without-if-not-exists\n' + t3);
+      assert.deepEqual(summary(fixed3, 'vtl'), []);
     });
   });
 });
