@@ -12,7 +12,8 @@
  * loop). Names resolve through local variables (latest before the use) and fields (`static final String`).
  */
 import type { Node as TNode } from 'web-tree-sitter';
-import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode } from './model';
+import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
+import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { JAVA_HOST } from './hosts';
 import { decodeJava, decodeJavaTextBlock } from './host-strings';
 import { concatStrings } from './strings';
@@ -20,6 +21,14 @@ import { TreeHost, branchOf, kids } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
+/** Statements the data flow may interpret per request (as in the TS and Python hosts). */
+const FLOW_BUDGET = 200_000;
+/** Local helper methods followed from a call (a helper calling a helper...). */
+const MAX_FORWARD_DEPTH = 3;
+/** SDK for Java 1.x model classes built with `new X()` and `withY(...)` / `setY(...)`. */
+const V1_MODELS = /^(\w+Request|TransactWriteItem|TransactGetItem|Put|Update|Delete|ConditionCheck|Get|AttributeValue|KeysAndAttributes|WriteRequest|PutRequest|DeleteRequest)$/;
+/** Methods that only read a list, a map or a builder. */
+const READS = /^(get|size|isEmpty|contains|containsKey|containsValue|stream|toString|build|equals|hashCode|iterator|keySet|values|entrySet|getOrDefault|indexOf|copy|toBuilder)$/;
 
 const APIS = new Set<string>([
   'PutItem', 'UpdateItem', 'DeleteItem', 'GetItem', 'Query', 'Scan', 'BatchWriteItem', 'BatchGetItem',
@@ -40,23 +49,47 @@ const LAMBDA_APIS = new Map([...APIS].map((a) => [a[0].toLowerCase() + a.slice(1
 interface Decl {
   pos: number;
   value?: TNode;
+  /** A formal parameter (bound when the method is followed from a call of this file). */
+  param?: boolean;
+}
+
+/** How a local's statements change it: a list (`add`), a map (`put`), a v2 builder (`b.x(..)`), a v1 model (`setX`/`withX`). */
+type Mode = { kind: 'list' } | { kind: 'map' } | { kind: 'builder'; cls: string } | { kind: 'v1'; cls: string };
+
+interface FlowCtx {
+  name: string;
+  mode: Mode;
+  use: TNode;
+  mention: RegExp;
+  depth: number;
+  hops: number;
 }
 
 class JavaHost implements TreeHost {
   private text = '';
   private fields = new Map<string, TNode>();
   private fnDecls = new Map<number, Map<string, Decl[]>>();
+  /** Methods of the file's types by name (a helper is followed only when its name is unique). */
+  private methods = new Map<string, TNode[]>();
+  /** Parameters of a helper followed from a call: method node id -> name -> the argument's value in the caller. */
+  private bindings = new Map<number, Map<string, VNode>>();
+  private flowBudget = FLOW_BUDGET;
+  /** Other units (helpers) the last `sites` call read. */
+  private read: { range: Range; name: string }[] = [];
 
   /** Members of top-level types (methods are units; fields, nested types and the rest bind names: env). */
-  units(root: TNode): { node: TNode; env: boolean }[] {
-    const out: { node: TNode; env: boolean }[] = [];
+  units(root: TNode): { node: TNode; env: boolean; name?: string }[] {
+    const out: { node: TNode; env: boolean; name?: string }[] = [];
     for (const top of kids(root)) {
       const body = TYPES.has(top.type) ? top.childForFieldName('body') : null;
       if (!body) {
         out.push({ node: top, env: true });
         continue;
       }
-      for (const m of kids(body)) out.push({ node: m, env: !FUNCS.has(m.type) });
+      for (const m of kids(body)) {
+        const name = m.type === 'method_declaration' ? m.childForFieldName('name') : null;
+        out.push({ node: m, env: !FUNCS.has(m.type), ...(name ? { name: name.text } : {}) });
+      }
     }
     return out;
   }
@@ -65,9 +98,20 @@ class JavaHost implements TreeHost {
     this.text = text;
     this.fields.clear();
     this.fnDecls.clear();
+    this.methods.clear();
+    this.bindings.clear();
     const stack: TNode[] = [root];
     while (stack.length) {
       const n = stack.pop()!;
+      if (n.type === 'method_declaration') {
+        const name = n.childForFieldName('name');
+        if (name) {
+          const list = this.methods.get(this.src(name));
+          if (list) list.push(n);
+          else this.methods.set(this.src(name), [n]);
+        }
+        continue;
+      }
       if (n.type === 'field_declaration') {
         for (const d of n.childrenForFieldName('declarator')) {
           const name = d?.childForFieldName('name');
@@ -83,33 +127,233 @@ class JavaHost implements TreeHost {
   }
 
   sites(unit: TNode): RequestSite[] {
+    this.read = [];
+    return this.sitesIn(unit, MAX_FORWARD_DEPTH - 1, [unit.id]);
+  }
+
+  /** Helpers (other units) the last `sites` call followed: their ranges and names. */
+  deps(): { range: Range; name: string }[] {
+    return this.read;
+  }
+
+  private sitesIn(unit: TNode, depth: number, stack: number[]): RequestSite[] {
     const out: RequestSite[] = [];
-    const stack: TNode[] = [unit];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (n.type === 'method_invocation' && LAMBDA_APIS.has(this.name(n))) {
-        const s = this.lambdaSite(n);
-        if (s) {
-          out.push(s);
-          continue;
+    const walk: TNode[] = [unit];
+    while (walk.length) {
+      const n = walk.pop()!;
+      if (n.type === 'method_invocation') {
+        const name = this.name(n);
+        if (LAMBDA_APIS.has(name)) {
+          const s = this.lambdaSite(n);
+          if (s) {
+            out.push(...this.expand(s));
+            continue;
+          }
         }
-      }
-      if (n.type === 'method_invocation' && this.name(n) === 'build') {
-        const root = this.builderRoot(n);
-        const cls = root ? this.builderClass(root) : undefined;
-        const api = cls ? this.apiOf(cls) : undefined;
-        if (api && cls) {
-          const s = this.site(n, api, cls);
-          if (s) out.push(s);
+        if (name === 'build') {
+          const root = this.builderRoot(n);
+          const cls = root ? this.builderClass(root) : undefined;
+          const api = cls ? this.apiOf(cls) : undefined;
+          const s = api && cls ? this.site(n, api, cls) : this.builderVarSite(n);
+          if (s) {
+            out.push(...this.expand(s));
+            continue;
+          }
+        }
+        if (/^with[A-Z]/.test(name) && !this.inChain(n)) {
+          const s = this.v1Site(n);
+          if (s) {
+            out.push(...this.expand(s));
+            continue;
+          }
+        }
+        if (depth >= 0) out.push(...this.forwardCall(n, depth, stack));
+      } else if (n.type === 'object_creation_expression' && !this.inChain(n)) {
+        const s = this.v1Site(n);
+        if (s) {
+          out.push(...this.expand(s));
           continue;
         }
       }
       for (let i = n.namedChildCount - 1; i >= 0; i--) {
         const c = n.namedChild(i);
-        if (c) stack.push(c);
+        if (c) walk.push(c);
       }
     }
     return out;
+  }
+
+  /** One site per alternative its parameters may be (data flow: a list filled on one branch, a map put under an `if`). */
+  private expand(s: RequestSite): RequestSite[] {
+    const all = variants(s.params).filter((v): v is ObjectNode => v.kind === 'object');
+    if (all.length < 2 || all.length > MAX_ALTERNATIVES) return [s];
+    const fn = s.enclosingFunction;
+    return all.map((params, index) => {
+      const site: RequestSite = { ...s, range: { ...s.range }, nameRange: { ...s.nameRange }, params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
+      if (fn) site.branch = `${s.branch ?? ''}/a${s.range.start - fn.range.start}:${index}`;
+      return site;
+    });
+  }
+
+  /** Whether a call or creation is the receiver of a call (not the outermost link of its chain). */
+  private inChain(n: TNode): boolean {
+    const p = n.parent;
+    return p?.type === 'method_invocation' && p.childForFieldName('object')?.id === n.id;
+  }
+
+  /** The innermost receiver of a chain `a.b().c().d()`: `a` (or the creation / call it starts with). */
+  private chainBase(n: TNode): TNode {
+    let cur = n;
+    for (let i = 0; cur.type === 'method_invocation' && i < 500; i++) {
+      const o = cur.childForFieldName('object');
+      if (!o) break;
+      cur = o;
+    }
+    return cur;
+  }
+
+  /** `new X()` / `new X<..>()`: the class name node. */
+  private creationClass(n: TNode): TNode | undefined {
+    let t = n.childForFieldName('type');
+    if (t?.type === 'generic_type') t = kids(t)[0] ?? null;
+    if (t?.type === 'scoped_type_identifier') t = kids(t).reverse()[0] ?? null;
+    return t?.type === 'type_identifier' ? t : undefined;
+  }
+
+  /**
+   * SDK for Java 1.x: `new UpdateItemRequest().withTableName(t).withUpdateExpression("...")` (or a bare `new
+   * XRequest()` bound to a local and filled by `setY(...)` / `withY(...)` statements): the request as of its first use.
+   */
+  private v1Site(top: TNode): RequestSite | undefined {
+    const base = this.chainBase(top);
+    if (base.type !== 'object_creation_expression' || kids(base.childForFieldName('arguments')).length) return undefined;
+    const cls = this.creationClass(base);
+    const m = cls ? /^(\w+)Request$/.exec(this.src(cls)) : null;
+    if (!cls || !m || !APIS.has(m[1])) return undefined;
+    this.flowBudget = FLOW_BUDGET;
+    let params = this.value(top, 0, 0);
+    const bound = this.boundLocal(top);
+    const use = bound && this.firstUse(bound.name, bound.after, bound.fn);
+    if (use) {
+      const v = this.value(use, 0, 0);
+      if (v.kind === 'object') params = v;
+    }
+    if (params.kind !== 'object') return undefined;
+    return this.finish({ api: m[1] as Api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(top), nameRange: this.range(cls), params, sdk: 'aws-sdk-java-v1' }, top);
+  }
+
+  /** `var r = <n>;` / `r = <n>;`: the local bound to it. */
+  private boundLocal(n: TNode): { name: string; after: number; fn: TNode } | undefined {
+    const p = n.parent;
+    const fn = this.functionOf(n);
+    if (!fn) return undefined;
+    if (p?.type === 'variable_declarator' && p.childForFieldName('value')?.id === n.id) {
+      const id = p.childForFieldName('name');
+      return id ? { name: this.src(id), after: p.endIndex, fn } : undefined;
+    }
+    if (p?.type === 'assignment_expression' && p.childForFieldName('right')?.id === n.id && p.childForFieldName('left')?.type === 'identifier') return { name: this.src(p.childForFieldName('left')!), after: p.endIndex, fn };
+    return undefined;
+  }
+
+  /** The first mention of a local after `after` that is not one of its own setter statements (`r.setY(..);`). */
+  private firstUse(name: string, after: number, fn: TNode): TNode | undefined {
+    const walk: TNode[] = [fn];
+    let best: TNode | undefined;
+    while (walk.length) {
+      const n = walk.pop()!;
+      if (n.endIndex <= after || (best && n.startIndex >= best.startIndex)) continue;
+      if (n.type === 'identifier' && n.startIndex >= after && this.src(n) === name) {
+        const call = n.parent;
+        const setter = call?.type === 'method_invocation' && call.childForFieldName('object')?.id === n.id && /^(set|with|add)[A-Z]/.test(this.name(call)) && call.parent?.type === 'expression_statement';
+        if (!setter) best = n;
+        continue;
+      }
+      for (let i = n.namedChildCount - 1; i >= 0; i--) {
+        const c = n.namedChild(i);
+        if (c) walk.push(c);
+      }
+    }
+    return best;
+  }
+
+  /** `b.build()` on a local builder (`UpdateItemRequest.Builder b = UpdateItemRequest.builder()...`, then `b.x(..);`). */
+  private builderVarSite(build: TNode): RequestSite | undefined {
+    const obj = build.childForFieldName('object');
+    if (obj?.type !== 'identifier' || kids(build.childForFieldName('arguments')).length) return undefined;
+    const found = this.lookup(this.src(obj), obj);
+    const mode = found?.decl && found.fn ? this.modeOf(found.value) : undefined;
+    if (mode?.kind !== 'builder') return undefined;
+    const api = this.apiName(mode.cls);
+    if (!api) return undefined;
+    this.flowBudget = FLOW_BUDGET;
+    let params = this.value(obj, 0, 0);
+    if (params.kind !== 'object') return undefined;
+    const enhanced = ENHANCED[mode.cls] !== undefined;
+    if (enhanced) params = this.enhanced(params);
+    return this.finish({ api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(build), nameRange: this.range(obj), params, sdk: enhanced ? 'aws-sdk-java-v2-enhanced' : 'aws-sdk-java-v2' }, build);
+  }
+
+  private finish(s: RequestSite, at: TNode): RequestSite {
+    const fn = this.functionOf(at);
+    if (fn) {
+      const name = fn.childForFieldName('name');
+      s.enclosingFunction = { name: name ? this.src(name) : '', range: this.range(fn) };
+      const branch = branchOf(at, fn);
+      if (branch) s.branch = branch;
+    }
+    return s;
+  }
+
+  /**
+   * A call of a method of this file (`updateCredits(apiKey, -amount)`, `this.save(item)`): the requests it sends, read
+   * with its parameters bound to the call's arguments, seen at the call (`RequestSite.forwarded`), in the caller's
+   * function and arms. Followed MAX_FORWARD_DEPTH deep; recursion stops.
+   */
+  private forwardCall(call: TNode, depth: number, stack: number[]): RequestSite[] {
+    const obj = call.childForFieldName('object');
+    if (obj && obj.type !== 'this') return [];
+    const name = this.name(call);
+    // Whatever is found, this call's sites depend on the methods of that name (a helper typed later is followed then).
+    if (!this.read.some((d) => d.name === name && d.range.start < 0)) this.read.push({ range: { start: -1, end: -1 }, name });
+    const targets = this.methods.get(name);
+    const fn = this.functionOf(call);
+    if (!fn || !targets || targets.length !== 1 || stack.includes(targets[0].id)) return [];
+    const target = targets[0];
+    const formal = kids(target.childForFieldName('parameters'));
+    const args = kids(call.childForFieldName('arguments'));
+    if (formal.length !== args.length || formal.some((p) => p.type !== 'formal_parameter')) return [];
+    if (!/Request|TransactWriteItem|\.builder\s*\(|\.(putItem|updateItem|deleteItem|transactWriteItems)\s*\(/.test(this.src(target))) return [];
+    this.read.push({ range: this.range(target), name });
+    this.flowBudget = FLOW_BUDGET;
+    const bound = new Map<string, VNode>();
+    formal.forEach((p, i) => {
+      const id = p.childForFieldName('name');
+      if (id) bound.set(this.src(id), this.value(args[i], 1, 0));
+    });
+    const prev = this.bindings.get(target.id);
+    this.bindings.set(target.id, bound);
+    let inner: RequestSite[];
+    try {
+      inner = this.sitesIn(target, depth - 1, [...stack, target.id]);
+    } finally {
+      if (prev) this.bindings.set(target.id, prev);
+      else this.bindings.delete(target.id);
+    }
+    const range = this.range(call);
+    const nameRange = this.range(call.childForFieldName('name')!);
+    const fnName = fn.childForFieldName('name');
+    const enclosingFunction = { name: fnName ? this.src(fnName) : '', range: this.range(fn) };
+    const at = `f${range.start - fn.startIndex}`;
+    const callBranch = branchOf(call, fn);
+    return inner.map((s) => {
+      const f: RequestSite = { ...s, range: { ...range }, nameRange: { ...nameRange }, params: cloneTree(s.params) as ObjectNode, enclosingFunction: { name: enclosingFunction.name, range: { ...enclosingFunction.range } }, forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } } };
+      delete f.alternative;
+      if (s.alternative) f.alternative = { ...s.alternative };
+      const branch = callBranch + (s.branch ?? '').replace(/\/([^/:]+):/g, `/${at}.$1:`);
+      if (branch) f.branch = branch;
+      else delete f.branch;
+      return f;
+    });
   }
 
   /* ---------------------------------------------------------------------------------------------------------------- */
@@ -147,7 +391,10 @@ class JavaHost implements TreeHost {
   }
 
   private apiOf(cls: TNode): Api | undefined {
-    const name = this.src(cls);
+    return this.apiName(this.src(cls));
+  }
+
+  private apiName(name: string): Api | undefined {
     const m = /^(\w+)Request$/.exec(name);
     if (m && APIS.has(m[1])) return m[1] as Api;
     return ENHANCED[name];
@@ -161,6 +408,7 @@ class JavaHost implements TreeHost {
     const body = lambda?.childForFieldName('body');
     const param = params?.type === 'identifier' ? params : params && kids(params).length === 1 && kids(params)[0].type === 'identifier' ? kids(params)[0] : undefined;
     if (!lambda || !param || body?.type !== 'method_invocation') return undefined;
+    this.flowBudget = FLOW_BUDGET;
     const v = this.chain(body, 0, 0, this.src(param));
     if (v.kind !== 'object' || !v.properties.length) return undefined;
     const nameNode = call.childForFieldName('name')!;
@@ -185,6 +433,7 @@ class JavaHost implements TreeHost {
   }
 
   private site(build: TNode, api: Api, cls: TNode): RequestSite | undefined {
+    this.flowBudget = FLOW_BUDGET;
     const enhanced = ENHANCED[this.src(cls)] !== undefined;
     let params = this.chain(build, 0, 0);
     if (params.kind !== 'object') return undefined;
@@ -244,7 +493,7 @@ class JavaHost implements TreeHost {
       const n = stack.pop()!;
       if (n.type === 'formal_parameter' || n.type === 'spread_parameter' || n.type === 'catch_formal_parameter') {
         const id = n.childForFieldName('name') ?? kids(n).reverse().find((c) => c.type === 'identifier' || c.type === 'variable_declarator');
-        if (id) found.push([this.src(id.type === 'variable_declarator' ? id.childForFieldName('name')! : id), { pos: n.startIndex }]);
+        if (id) found.push([this.src(id.type === 'variable_declarator' ? id.childForFieldName('name')! : id), { pos: n.startIndex, param: n.type === 'formal_parameter' }]);
       } else if (n.type === 'variable_declarator') {
         const name = n.childForFieldName('name');
         const value = n.childForFieldName('value');
@@ -274,6 +523,15 @@ class JavaHost implements TreeHost {
     return m;
   }
 
+  /** The argument a followed helper's parameter is bound to, while its latest binding before `at` is the parameter. */
+  private paramBinding(name: string, at: TNode): VNode | undefined {
+    const fn = this.functionOf(at);
+    const bound = fn && this.bindings.get(fn.id)?.get(name);
+    if (!fn || !bound) return undefined;
+    const before = this.declsOf(fn).get(name)?.filter((d) => d.pos <= at.startIndex) ?? [];
+    return before[before.length - 1]?.param ? cloneTree(bound) : undefined;
+  }
+
   private lookup(name: string, at: TNode): { value: TNode; decl?: Decl; fn?: TNode } | undefined {
     const fn = this.functionOf(at);
     if (fn) {
@@ -290,7 +548,7 @@ class JavaHost implements TreeHost {
   /* ---------------------------------------------------------------------------------------------------------------- */
   /* Values                                                                                                           */
 
-  private unknown(n: TNode, type?: 'S'): VNode {
+  private unknown(n: TNode, type?: 'S'): UnknownNode {
     return { kind: 'unknown', range: this.range(n), text: this.text.slice(n.startIndex, Math.min(n.endIndex, n.startIndex + 120)), ...(type ? { type } : {}) };
   }
 
@@ -326,6 +584,9 @@ class JavaHost implements TreeHost {
         const operand = n.childForFieldName('operand');
         const v = operand ? this.value(operand, depth + 1, hops) : undefined;
         if (v?.kind === 'number' && op && (this.src(op) === '-' || this.src(op) === '+')) return { kind: 'number', text: (this.src(op) === '-' ? '-' : '') + v.text, range };
+        // `-amount`: a negative number of unknown magnitude (a decrement); `+x` keeps x's sign.
+        if (v?.kind === 'unknown' && v.type !== 'S' && op && this.src(op) === '-') return { ...this.unknown(n), sign: v.sign === -1 ? 1 : -1 };
+        if (v?.kind === 'unknown' && v.type !== 'S' && v.sign && op && this.src(op) === '+') return { ...this.unknown(n), sign: v.sign };
         return this.unknown(n);
       }
       case 'binary_expression': {
@@ -337,11 +598,22 @@ class JavaHost implements TreeHost {
         return l.kind === 'string' || r.kind === 'string' || (l.kind === 'unknown' && l.type === 'S') || (r.kind === 'unknown' && r.type === 'S') ? this.unknown(n, 'S') : this.unknown(n);
       }
       case 'identifier': {
+        const bound = this.paramBinding(this.src(n), n);
+        if (bound) return bound;
         const found = hops < MAX_RESOLVE ? this.lookup(this.src(n), n) : undefined;
         if (!found) return this.unknown(n);
+        const mode = found.decl && found.fn ? this.modeOf(found.value) : undefined;
+        if (mode && found.fn) {
+          const v = this.flow(this.src(n), mode, n, found.fn, depth, hops);
+          if (v) return v;
+          // Not readable statement by statement: a map read as before (puts before the use), anything else unknown.
+          if (mode.kind !== 'map') return this.unknown(n);
+        }
         if (found.decl && found.fn && found.value.type === 'object_creation_expression') return this.hashMap(found.value, this.src(n), found.decl.pos, n, found.fn, depth, hops);
         return this.value(found.value, depth, hops + 1);
       }
+      case 'object_creation_expression':
+        return this.creation(n, depth, hops);
       case 'field_access': {
         // `Constants.TABLE` / `this.table`: a field of this file by its name.
         const f = n.childForFieldName('field');
@@ -380,6 +652,20 @@ class JavaHost implements TreeHost {
     const args = kids(n.childForFieldName('arguments'));
     const callee = this.callee(n).replace(/^java\.util\./, '');
     if (name === 'build' && this.builderRoot(n)) return this.chain(n, depth, hops);
+    const obj = n.childForFieldName('object');
+    // `b.build()` of a local builder filled statement by statement.
+    if (name === 'build' && obj?.type === 'identifier' && !args.length) return this.value(obj, depth, hops);
+    if (/^with[A-Z]/.test(name)) {
+      const base = this.chainBase(n);
+      const cls = base.type === 'object_creation_expression' && !kids(base.childForFieldName('arguments')).length ? this.creationClass(base) : undefined;
+      if (cls && V1_MODELS.test(this.src(cls))) return this.v1Chain(n, this.src(cls), depth, hops);
+    }
+    if (/^(String\.valueOf|Integer\.toString|Long\.toString|Double\.toString|Objects\.toString)$/.test(callee) && args.length === 1) {
+      // The number's text keeps its sign: `String.valueOf(-amount)` is still a decrement.
+      const v = this.value(args[0], depth + 1, hops);
+      if (v.kind === 'number') return v;
+      return v.kind === 'unknown' && v.sign ? { ...this.unknown(n, 'S'), sign: v.sign } : this.unknown(n, 'S');
+    }
     // AttributeValue.fromN("1") -> {N: "1"} (key range: the N).
     const from = /^(?:[\w.]*\.)?AttributeValue\.from(S|N|B|Bool|Nul|M|L|Ss|Ns|Bs)$/.exec(callee);
     if (from && args.length === 1) {
@@ -432,11 +718,12 @@ class JavaHost implements TreeHost {
    * A builder chain `X.builder().a(1).b(2).build()`: `{A: 1, B: 2}` (AttributeValue's: `{N: ...}`; the Enhanced
    * Client's `putExpressionValue(k, v)` / `putExpressionName(k, v)` gather into maps).
    */
-  private chain(build: TNode, depth: number, hops: number, param?: string): VNode {
+  private chain(build: TNode, depth: number, hops: number, param?: string, open = false): VNode {
     const calls: TNode[] = [];
     let root: TNode | undefined;
-    // With `param` (a consumer lambda's builder), every call down to the parameter is a field, `build` included.
-    let n: TNode | null = param ? build : build.childForFieldName('object');
+    // With `param` (a consumer lambda's builder), every call down to the parameter is a field, `build` included; an
+    // `open` chain (a builder held in a local, not built yet) has no `build` at its end.
+    let n: TNode | null = param || open ? build : build.childForFieldName('object');
     for (; n && n.type === 'method_invocation'; n = n.childForFieldName('object')) {
       if (!param && this.name(n) === 'builder') {
         root = n;
@@ -460,9 +747,7 @@ class JavaHost implements TreeHost {
       const name = this.src(nameNode);
       const args = kids(c.childForFieldName('arguments'));
       // From the dot before the method name to the closing parenthesis.
-      const obj = c.childForFieldName('object')!;
-      const dot = this.text.indexOf('.', obj.endIndex);
-      const range = { start: dot >= 0 && dot < nameNode.startIndex ? dot : nameNode.startIndex, end: c.endIndex };
+      const range = this.callRange(c);
       if (av) {
         const type = AV_METHODS[name];
         if (!type || !args.length) {
@@ -491,17 +776,95 @@ class JavaHost implements TreeHost {
         properties.push({ key: upperFirst(name), keyRange: this.range(nameNode), value: this.unknown(c), range });
         continue;
       }
-      let value: VNode;
-      if (!args.length) value = this.unknown(c);
-      else if (args.length > 1) value = { kind: 'array', items: args.map((a) => this.value(a, depth + 1, hops)), complete: true, range: { start: args[0].startIndex, end: args[args.length - 1].endIndex } };
-      else {
-        value = this.value(args[0], depth + 1, hops);
-        // `.transactItems(item)` (varargs of one) is a list of one.
-        if (/^(transactItems|transactStatements|statements)$/.test(name) && value.kind === 'object') value = { kind: 'array', items: [value], complete: true, range: value.range };
-      }
-      properties.push({ key: upperFirst(name), keyRange: this.range(nameNode), value, range });
+      properties.push({ key: upperFirst(name), keyRange: this.range(nameNode), value: this.argValue(c, name, args, depth, hops), range });
     }
     return { kind: 'object', properties, complete, range: { start: root.startIndex, end: build.endIndex } };
+  }
+
+  /** The value a builder call sets: its argument (several: a list; `.transactItems(item)`, varargs of one: a list of one). */
+  private argValue(c: TNode, name: string, args: TNode[], depth: number, hops: number): VNode {
+    if (!args.length) return this.unknown(c);
+    if (args.length > 1) return { kind: 'array', items: args.map((a) => this.value(a, depth + 1, hops)), complete: true, range: { start: args[0].startIndex, end: args[args.length - 1].endIndex } };
+    const value = this.value(args[0], depth + 1, hops);
+    if (/^(transactItems|transactStatements|statements)$/i.test(name) && value.kind === 'object') return { kind: 'array', items: [value], complete: true, range: value.range };
+    return value;
+  }
+
+  /** From the dot before a call's name to its closing parenthesis (a builder entry's range). */
+  private callRange(c: TNode): Range {
+    const nameNode = c.childForFieldName('name')!;
+    const obj = c.childForFieldName('object');
+    const dot = obj ? this.text.indexOf('.', obj.endIndex) : -1;
+    return { start: dot >= 0 && dot < nameNode.startIndex ? dot : nameNode.startIndex, end: c.endIndex };
+  }
+
+  /**
+   * SDK for Java 1.x: `new X().withA(1).withB(2)` -> `{A: 1, B: 2}`; `new AttributeValue().withN("1")` -> `{N: "1"}`
+   * (key range `withN`, whose `N` a type fix rewrites); `addAEntry(k, v)` gathers into map A.
+   */
+  private v1Chain(top: TNode, cls: string, depth: number, hops: number): VNode {
+    const calls: TNode[] = [];
+    let n: TNode | null = top;
+    for (; n && n.type === 'method_invocation'; n = n.childForFieldName('object')) calls.push(n);
+    if (!n) return this.unknown(top);
+    calls.reverse();
+    const properties: Property[] = [];
+    const gathered = new Map<string, ObjectNode>();
+    let complete = true;
+    for (const c of calls) {
+      const nameNode = c.childForFieldName('name')!;
+      const name = this.src(nameNode);
+      const args = kids(c.childForFieldName('arguments'));
+      const range = this.callRange(c);
+      const entry = /^add(\w+)Entry$/.exec(name);
+      if (entry && args.length === 2) {
+        let map = gathered.get(entry[1]);
+        if (!map) {
+          map = { kind: 'object', properties: [], complete: true, range };
+          gathered.set(entry[1], map);
+          properties.push({ key: entry[1], keyRange: this.range(nameNode), value: map, range });
+        }
+        const p = this.entry(args[0], args[1], range, depth, hops);
+        if (p) map.properties.push(p);
+        else map.complete = false;
+        map.range = { start: map.range.start, end: range.end };
+        continue;
+      }
+      const m = /^with([A-Z]\w*)$/.exec(name);
+      if (!m || !args.length) {
+        complete = false;
+        continue;
+      }
+      properties.push({ key: cls === 'AttributeValue' ? m[1].toUpperCase() : m[1], keyRange: this.range(nameNode), value: this.argValue(c, m[1], args, depth, hops), range });
+    }
+    return { kind: 'object', properties, complete, range: this.range(top) };
+  }
+
+  /** `new ArrayList<>()`, `new HashMap<>(m)`, v1 `new UpdateItemRequest()` / `new AttributeValue("x")`. */
+  private creation(n: TNode, depth: number, hops: number): VNode {
+    const cls = this.creationClass(n);
+    const name = cls ? this.src(cls) : '';
+    const args = kids(n.childForFieldName('arguments'));
+    if (n.childForFieldName('body')) return this.unknown(n);
+    const range = this.range(n);
+    if (/^(ArrayList|LinkedList|Vector|CopyOnWriteArrayList)$/.test(name)) {
+      if (!args.length) return { kind: 'array', items: [], complete: true, range };
+      const v = args.length === 1 ? this.value(args[0], depth + 1, hops) : undefined;
+      if (v?.kind === 'array') return { ...v, range };
+      return v?.kind === 'number' ? { kind: 'array', items: [], complete: true, range } : this.unknown(n);
+    }
+    if (/^(HashMap|LinkedHashMap|TreeMap|ConcurrentHashMap)$/.test(name)) {
+      if (!args.length) return { kind: 'object', properties: [], complete: true, range };
+      const v = args.length === 1 ? this.value(args[0], depth + 1, hops) : undefined;
+      if (v?.kind === 'object') return { ...v, range };
+      return v?.kind === 'number' ? { kind: 'object', properties: [], complete: true, range } : this.unknown(n);
+    }
+    if (name === 'AttributeValue' && args.length === 1) {
+      // v1 `new AttributeValue("x")` is a string attribute.
+      return { kind: 'object', properties: [{ key: 'S', keyRange: this.range(cls!), value: this.value(args[0], depth + 1, hops), range }], complete: true, range };
+    }
+    if (V1_MODELS.test(name) && !args.length) return { kind: 'object', properties: [], complete: true, range };
+    return this.unknown(n);
   }
 
   /**
@@ -537,6 +900,270 @@ class JavaHost implements TreeHost {
       else complete = false;
     }
     return { kind: 'object', properties, complete, range: this.range(creation) };
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* Data flow of a local (server/src/flow holds the model; this binds Java's statements to it)                       */
+
+  /** How statements change a local initialised with `init`, or undefined when the flow does not read it. */
+  private modeOf(init: TNode): Mode | undefined {
+    if (init.type === 'object_creation_expression') {
+      const cls = this.creationClass(init);
+      const name = cls ? this.src(cls) : '';
+      if (/^(ArrayList|LinkedList|Vector|CopyOnWriteArrayList)$/.test(name)) return { kind: 'list' };
+      if (/^(HashMap|LinkedHashMap|TreeMap|ConcurrentHashMap)$/.test(name)) return { kind: 'map' };
+      if (V1_MODELS.test(name) && !kids(init.childForFieldName('arguments')).length) return { kind: 'v1', cls: name };
+      return undefined;
+    }
+    if (init.type !== 'method_invocation') return undefined;
+    const callee = this.callee(init).replace(/^java\.util\./, '');
+    if (LIST_FACTORIES.test(callee)) return { kind: 'list' };
+    const base = this.chainBase(init);
+    if (base.type === 'object_creation_expression' && /^with[A-Z]/.test(this.name(init))) {
+      const cls = this.creationClass(base);
+      return cls && V1_MODELS.test(this.src(cls)) && !kids(base.childForFieldName('arguments')).length ? { kind: 'v1', cls: this.src(cls) } : undefined;
+    }
+    if (this.name(init) === 'build') return undefined;
+    const root = this.name(init) === 'builder' ? init : this.builderRoot(init);
+    const cls = root ? this.builderClass(root) : undefined;
+    return cls ? { kind: 'builder', cls: this.src(cls) } : undefined;
+  }
+
+  /**
+   * What the local `name` holds at `use`: its method's statements read in order up to the one holding the use (its
+   * declaration, `add`/`addAll`, `put`/`putAll`, builder calls `b.x(..)`, v1 `setX`/`withX`, reassignment), `if`/`else`
+   * arms joined as alternatives, arms ending in `return`/`throw` dropped, loops read as zero or more passes (an `add`
+   * there is a representative: `samples`). Undefined when not readable (a use inside a lambda or local class, the budget
+   * spent): the caller falls back.
+   */
+  private flow(name: string, mode: Mode, use: TNode, fn: TNode, depth: number, hops: number): VNode | undefined {
+    const body = fn.childForFieldName('body');
+    if (!body || hops >= MAX_RESOLVE || this.flowBudget <= 0) return undefined;
+    for (let p = use.parent; p && p.id !== fn.id; p = p.parent) if (p.type === 'lambda_expression' || p.type === 'class_body') return undefined;
+    const f: FlowCtx = { name, mode, use, mention: new RegExp(`(?<![\\w.$])${name.replace(/\$/g, '\\$')}(?![\\w$])`), depth: depth + 1, hops: hops + 1 };
+    const r = this.jSteps(kids(body), [], f, 0);
+    if (!r.reached || r.state === 'dead' || r.state?.length === 0) return undefined;
+    return valueOf(r.state, this.unknown(use));
+  }
+
+  private jSteps(stmts: TNode[], state: State | 'dead', f: FlowCtx, nest: number): { state: State | 'dead'; reached: boolean } {
+    let s = state;
+    for (const st of stmts) {
+      if (s === 'dead') return { state: s, reached: false };
+      if (st.startIndex <= f.use.startIndex && f.use.endIndex <= st.endIndex) return { state: this.jInto(st, s, f, nest), reached: true };
+      s = this.jStep(st, s, f, nest, false);
+    }
+    return { state: s, reached: false };
+  }
+
+  /** The state at the use, inside the statement holding it. */
+  private jInto(st: TNode, s: State, f: FlowCtx, nest: number): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    const inside = (n: TNode | null | undefined) => !!n && n.startIndex <= f.use.startIndex && f.use.endIndex <= n.endIndex;
+    const block = (n: TNode) => (n.type === 'block' ? kids(n) : [n]);
+    switch (st.type) {
+      case 'if_statement': {
+        const cons = st.childForFieldName('consequence');
+        const alt = st.childForFieldName('alternative');
+        if (cons && inside(cons)) return this.jSteps(block(cons), s, f, nest + 1).state;
+        if (alt && inside(alt)) return this.jSteps(block(alt), s, f, nest + 1).state;
+        return s;
+      }
+      case 'block':
+        return this.jSteps(kids(st), s, f, nest + 1).state;
+      case 'try_statement':
+      case 'try_with_resources_statement': {
+        const body = st.childForFieldName('body');
+        if (body && inside(body)) return this.jSteps(kids(body), s, f, nest + 1).state;
+        return this.jChanges(this.src(st), f) ? undefined : s;
+      }
+      case 'for_statement':
+      case 'enhanced_for_statement':
+      case 'while_statement':
+      case 'do_statement': {
+        // What the body changes may have run before (another pass); a local declared in the body starts afresh.
+        const body = st.childForFieldName('body');
+        const again = this.jChanges(this.src(st), f) ? this.jUnreadable(s, this.src(st), f) : s;
+        if (body && inside(body)) return this.jSteps(block(body), again, f, nest + 1).state;
+        return again;
+      }
+      case 'local_variable_declaration':
+      case 'expression_statement':
+      case 'return_statement':
+      case 'throw_statement':
+        return s;
+      default:
+        return this.jChanges(this.src(st), f) ? this.jUnreadable(s, this.src(st), f) : s;
+    }
+  }
+
+  /** The state after a statement that does not hold the use. */
+  private jStep(st: TNode, s: State, f: FlowCtx, nest: number, loop: boolean): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    if (st.type === 'return_statement' || st.type === 'throw_statement') return 'dead';
+    const text = this.src(st);
+    if (!f.mention.test(text)) return s;
+    const block = (n: TNode) => (n.type === 'block' ? kids(n) : [n]);
+    switch (st.type) {
+      case 'local_variable_declaration': {
+        for (const d of st.childrenForFieldName('declarator')) {
+          const id = d?.childForFieldName('name');
+          if (!d || !id || this.src(id) !== f.name) continue;
+          const v = d.childForFieldName('value');
+          return v ? flatten([this.initValue(v, f)]) : [];
+        }
+        break;
+      }
+      case 'expression_statement': {
+        const e = kids(st)[0];
+        const op = e ? this.jOp(e, f, loop) : undefined;
+        if (op === 'same') return s;
+        if (op && 'state' in op) return op.state;
+        if (op) {
+          let cur = s;
+          for (const o of op) cur = applyAll(cur, o);
+          return cur;
+        }
+        break;
+      }
+      case 'if_statement': {
+        const cond = st.childForFieldName('condition');
+        if (cond && this.jChanges(this.src(cond), f)) return this.jUnreadable(s, text, f);
+        const cons = st.childForFieldName('consequence');
+        const alt = st.childForFieldName('alternative');
+        return join(cons ? this.jBlock(block(cons), s, f, nest + 1, loop) : s, alt ? this.jBlock(block(alt), s, f, nest + 1, loop) : s);
+      }
+      case 'block':
+        return this.jBlock(kids(st), s, f, nest + 1, loop);
+      case 'for_statement':
+      case 'enhanced_for_statement':
+      case 'while_statement':
+      case 'do_statement': {
+        // Zero or more passes: an `add` is a representative, anything else makes the value not whole. `break`/`continue`
+        // inside: not read.
+        const body = st.childForFieldName('body');
+        const head = body ? this.text.slice(st.startIndex, body.startIndex) : text;
+        if (!body || /\b(?:break|continue)\b/.test(text) || this.jChanges(head, f)) return this.jUnreadable(s, text, f);
+        const r = this.jBlock(block(body), s, f, nest + 1, true);
+        return r === 'dead' ? s : r;
+      }
+    }
+    return this.jChanges(text, f) ? this.jUnreadable(s, text, f) : s;
+  }
+
+  private jBlock(stmts: TNode[], s: State, f: FlowCtx, nest: number, loop: boolean): State | 'dead' {
+    let cur: State | 'dead' = s;
+    for (const x of stmts) {
+      if (cur === 'dead') break;
+      cur = this.jStep(x, cur, f, nest, loop);
+    }
+    return cur;
+  }
+
+  /** A local's value from its initialiser (a builder not built yet: its calls so far). */
+  private initValue(v: TNode, f: FlowCtx): VNode {
+    if (f.mode.kind === 'builder' && v.type === 'method_invocation' && this.name(v) !== 'build') return this.chain(v, f.depth, f.hops, undefined, true);
+    return this.value(v, f.depth, f.hops);
+  }
+
+  /** The changes an expression statement makes: ops, a new state (`x = ...`), `same` (only reads), undefined (not read). */
+  private jOp(e: TNode, f: FlowCtx, loop: boolean): Op[] | { state: State } | 'same' | undefined {
+    const mentions = (n: TNode | null | undefined) => !!n && f.mention.test(this.src(n));
+    if (e.type === 'assignment_expression') {
+      const l = e.childForFieldName('left');
+      const r = e.childForFieldName('right');
+      const op = e.childForFieldName('operator');
+      if (l?.type !== 'identifier' || this.src(l) !== f.name) return this.jChanges(this.src(e), f) ? undefined : 'same';
+      if (!r || !op || this.src(op) !== '=' || loop) return undefined;
+      // `b = b.x(..)`: the builder's own calls.
+      if (mentions(r)) return r.type === 'method_invocation' ? this.chainOps(r, f, loop) : undefined;
+      return { state: flatten([this.initValue(r, f)]) };
+    }
+    if (e.type === 'method_invocation') {
+      const base = this.chainBase(e);
+      if (base.type !== 'identifier' || this.src(base) !== f.name) return this.jChanges(this.src(e), f) ? undefined : 'same';
+      return this.chainOps(e, f, loop);
+    }
+    return this.jChanges(this.src(e), f) ? undefined : 'same';
+  }
+
+  /** The calls of a chain on the local (`items.add(x)`, `b.tableName(t).key(k)`, `r.withX(..)`) as ops. */
+  private chainOps(top: TNode, f: FlowCtx, loop: boolean): Op[] | 'same' | undefined {
+    const calls: TNode[] = [];
+    for (let n: TNode | null = top; n && n.type === 'method_invocation'; n = n.childForFieldName('object')) calls.push(n);
+    calls.reverse();
+    const ops: Op[] = [];
+    const chained = f.mode.kind === 'builder' || f.mode.kind === 'v1';
+    for (const [i, c] of calls.entries()) {
+      const args = kids(c.childForFieldName('arguments'));
+      if (args.some((a) => f.mention.test(this.src(a)))) return undefined;
+      const name = this.name(c);
+      // A list's or map's call returns something else: the rest of the chain does not change the local.
+      if (i > 0 && !chained) break;
+      if (READS.test(name)) {
+        if (chained && name !== 'build' && name !== 'toBuilder' && !/^get/.test(name)) return undefined;
+        break;
+      }
+      const op = this.modeOp(c, name, args, f, loop);
+      if (!op) return undefined;
+      ops.push(op);
+    }
+    return ops.length ? ops : 'same';
+  }
+
+  private modeOp(c: TNode, name: string, args: TNode[], f: FlowCtx, loop: boolean): Op | undefined {
+    const { depth, hops } = f;
+    const stmt = c.parent?.type === 'expression_statement' ? c.parent : c;
+    switch (f.mode.kind) {
+      case 'list': {
+        if (name === 'add' && args.length === 1) {
+          const item = this.value(args[0], depth, hops);
+          return loop ? { kind: 'push', items: [item], complete: false, samples: 1 } : { kind: 'push', items: [item], complete: true };
+        }
+        if (name === 'addAll' && args.length === 1) {
+          const v = this.value(args[0], depth, hops);
+          if (v.kind !== 'array') return { kind: 'opaque', deep: false };
+          return loop ? { kind: 'push', items: v.items, complete: false, samples: v.items.length } : { kind: 'push', items: v.items, complete: v.complete, ...(v.samples ? { samples: v.samples } : {}) };
+        }
+        return undefined;
+      }
+      case 'map': {
+        if (name === 'put' && args.length === 2) {
+          const k = this.value(args[0], depth, hops);
+          if (k.kind !== 'string' || loop) return { kind: 'opaque', deep: false };
+          return { kind: 'set', path: [k.value], keyRange: this.range(args[0]), value: this.value(args[1], depth, hops), range: this.range(stmt) };
+        }
+        if (name === 'putAll' && args.length === 1 && !loop) return { kind: 'merge', value: this.value(args[0], depth, hops) };
+        return undefined;
+      }
+      case 'builder':
+      case 'v1': {
+        if (loop) return { kind: 'opaque', deep: false };
+        const nameNode = c.childForFieldName('name')!;
+        let key: string | undefined;
+        if (f.mode.kind === 'v1') {
+          const m = /^(?:with|set)([A-Z]\w*)$/.exec(name);
+          key = m ? (f.mode.cls === 'AttributeValue' ? m[1].toUpperCase() : m[1]) : undefined;
+        } else key = f.mode.cls === 'AttributeValue' ? AV_METHODS[name] : /^put(ExpressionValue|ExpressionName)$/.test(name) ? undefined : upperFirst(name);
+        if (!key || !args.length) return undefined;
+        const value = f.mode.cls === 'AttributeValue' ? this.avInner(key, args, depth, hops) : this.argValue(c, name, args, depth, hops);
+        return { kind: 'set', path: [key], keyRange: this.range(nameNode), value, range: c.parent?.type === 'expression_statement' && this.chainBase(c).id === c.childForFieldName('object')?.id ? this.range(stmt) : this.callRange(c) };
+      }
+    }
+  }
+
+  /** Whether text may change the local: a mention that is not a read-only call on it (`x.get(..)`, `b.build()`). */
+  private jChanges(text: string, f: FlowCtx): boolean {
+    const all = text.match(new RegExp(f.mention.source, 'g'))?.length ?? 0;
+    if (!all) return false;
+    const reads = text.match(new RegExp(`${f.mention.source}\\s*\\.\\s*(?:${READS.source.slice(2, -2)})\\s*\\(`, 'g'))?.length ?? 0;
+    return all > reads;
+  }
+
+  /** A change the flow cannot read: the value is no longer whole (reassigned: unknown). */
+  private jUnreadable(s: State, text: string, f: FlowCtx): State {
+    if (new RegExp(`${f.mention.source}\\s*=(?!=)`).test(text)) return undefined;
+    return applyAll(s, { kind: 'opaque', deep: true });
   }
 }
 

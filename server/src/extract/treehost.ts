@@ -78,6 +78,10 @@ export interface Unit {
   sites: RequestSite[];
   /** Largest document offset its sites mention. */
   maxRef: number;
+  /** A method or function's name (other units' calls of it follow it as a helper). */
+  name?: string;
+  /** Helpers (other units) its sites were read through: touching one, or a unit of that name, re-extracts it. */
+  deps: { start: number; end: number; name: string }[];
 }
 
 export interface TreeState {
@@ -86,12 +90,14 @@ export interface TreeState {
 
 /** A host's extraction over a parse tree, unit by unit. */
 export interface TreeHost {
-  /** The units of a tree, in document order. */
-  units(root: TNode): { node: TNode; env: boolean }[];
+  /** The units of a tree, in document order (`name`: a method or function others may call). */
+  units(root: TNode): { node: TNode; env: boolean; name?: string }[];
   /** Prepare the environment (constants...) from the whole tree; called once per run before `sites`. */
   prepare(text: string, root: TNode): void;
   /** The sites inside one unit. */
   sites(unit: TNode): RequestSite[];
+  /** The other units (helpers) the last `sites` call read. */
+  deps?(): { range: { start: number; end: number }; name: string }[];
 }
 
 /**
@@ -101,7 +107,7 @@ export interface TreeHost {
 export function runTreeHost(host: TreeHost, text: string, tree: Tree, prev?: { state: TreeState; span: Span }): { sites: RequestSite[]; state: TreeState; reparsed: number } {
   const root = tree.rootNode;
   const listed = host.units(root);
-  const units: Unit[] = listed.map(({ node, env }) => ({ start: node.startIndex, end: node.endIndex, env, sites: [], maxRef: 0 }));
+  const units: Unit[] = listed.map(({ node, env, name }) => ({ start: node.startIndex, end: node.endIndex, env, sites: [], maxRef: 0, deps: [], ...(name !== undefined ? { name } : {}) }));
   const reused = prev ? reuse(prev.state, prev.span, units) : undefined;
   host.prepare(text, root);
   let reparsed = 0;
@@ -110,6 +116,7 @@ export function runTreeHost(host: TreeHost, text: string, tree: Tree, prev?: { s
     reparsed++;
     units[i].sites = host.sites(listed[i].node);
     units[i].maxRef = maxRef(units[i].sites);
+    units[i].deps = (host.deps?.() ?? []).map((d) => ({ start: d.range.start, end: d.range.end, name: d.name }));
   }
   const sites: RequestSite[] = [];
   for (const u of units) sites.push(...u.sites);
@@ -125,14 +132,20 @@ function reuse(state: TreeState, span: Span, units: Unit[]): boolean[] | undefin
   const old = new Map(state.units.map((u) => [`${u.start}:${u.end}`, u]));
   const back = (o: number) => (o >= span.newEnd ? o - diff : o);
   const map = (o: number) => (o >= span.oldEnd ? o + diff : o);
+  // Names of the units the edit touched, before and after it: a caller of one of them reads it again.
+  const touchedNames = new Set<string>();
+  for (const u of state.units) if (u.name !== undefined && touches(u.start, u.end, span.start, span.oldEnd)) touchedNames.add(u.name);
+  for (const u of units) if (u.name !== undefined && touches(u.start, u.end, span.start, span.newEnd)) touchedNames.add(u.name);
   return units.map((u) => {
     if (u.env || touches(u.start, u.end, span.start, span.newEnd)) return false;
     const was = old.get(`${back(u.start)}:${back(u.end)}`);
     if (!was || was.env) return false;
+    if (was.deps.some((d) => touchedNames.has(d.name) || touches(d.start, d.end, span.start, span.oldEnd))) return false;
     const moves = diff !== 0 && was.maxRef >= span.oldEnd;
     if (moves) for (const site of was.sites) shiftSite(site, span.oldEnd, diff);
     u.sites = was.sites;
     u.maxRef = moves ? map(was.maxRef) : was.maxRef;
+    u.deps = was.deps.map((d) => ({ start: map(d.start), end: map(d.end), name: d.name }));
     return true;
   });
 }

@@ -78,18 +78,26 @@ describe('java host', () => {
     assert.ok(applyEdits(text, num.edits).includes('AttributeValue.builder().n("1").build()'));
   });
 
-  it('HashMap puts are entries; a conditional put makes the map incomplete; no fix inserts into it', () => {
+  it('HashMap puts are entries; a conditional put gives one site per alternative; no fix inserts into it', () => {
     const text = wrap(`        Map<String, AttributeValue> v = new HashMap<>();
         v.put(":a", AttributeValue.fromS("x"));
         if (id != null) v.put(":b", AttributeValue.fromS(id));
         ddb.updateItem(UpdateItemRequest.builder().tableName(TABLE).key(Map.of("PK", AttributeValue.fromS(id)))
                 .updateExpression("SET #a = :a, b = :b").expressionAttributeValues(v).build());`);
     const { sites, findings } = lint(text);
-    const vals = prop(sites[0].params, 'ExpressionAttributeValues');
-    assert.equal(vals?.kind, 'object');
-    assert.equal(vals?.kind === 'object' && vals.complete, false);
-    assert.deepEqual(vals?.kind === 'object' && vals.properties.map((p) => p.key), [':a', ':b']);
-    for (const f of findings) for (const fix of f.fixes ?? []) assert.ok(parsesClean(applyEdits(text, fix.edits)), fix.title);
+    assert.deepEqual(
+      sites.map((s) => {
+        const vals = prop(s.params, 'ExpressionAttributeValues');
+        return [s.alternative, vals?.kind === 'object' && vals.complete, vals?.kind === 'object' && vals.properties.map((p) => p.key).sort()];
+      }),
+      [
+        [{ index: 0, count: 2 }, true, [':a', ':b']],
+        [{ index: 1, count: 2 }, true, [':a']],
+      ],
+    );
+    // Without :b when id is null: the request DynamoDB rejects is reported; no fix on one alternative of several.
+    assert.ok(findings.some((f) => f.ruleId === 'undefined-value' && text.slice(f.range.start, f.range.end) === ':b'), findings.map((f) => f.ruleId).join());
+    for (const f of findings) assert.deepEqual(f.fixes ?? [], [], `${f.ruleId}: ${f.message}`);
   });
 
   it('Enhanced Client: the Expression of a PutItemEnhancedRequest is the condition (incomplete request)', () => {
