@@ -12,12 +12,12 @@
  * loop). Names resolve through local variables (latest before the use) and fields (`static final String`).
  */
 import type { Node as TNode } from 'web-tree-sitter';
-import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
+import { Op, State, applyAll, cloneTree, flatten, join, valueOf } from '../flow';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { JAVA_HOST } from './hosts';
 import { decodeJava, decodeJavaTextBlock } from './host-strings';
 import { concatStrings } from './strings';
-import { TreeHost, branchOf, kids } from './treehost';
+import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -146,7 +146,7 @@ class JavaHost implements TreeHost {
         if (LAMBDA_APIS.has(name)) {
           const s = this.lambdaSite(n);
           if (s) {
-            out.push(...this.expand(s));
+            out.push(...expandAlternatives(s));
             continue;
           }
         }
@@ -156,14 +156,14 @@ class JavaHost implements TreeHost {
           const api = cls ? this.apiOf(cls) : undefined;
           const s = api && cls ? this.site(n, api, cls) : this.builderVarSite(n);
           if (s) {
-            out.push(...this.expand(s));
+            out.push(...expandAlternatives(s));
             continue;
           }
         }
         if (/^with[A-Z]/.test(name) && !this.inChain(n)) {
           const s = this.v1Site(n);
           if (s) {
-            out.push(...this.expand(s));
+            out.push(...expandAlternatives(s));
             continue;
           }
         }
@@ -171,7 +171,7 @@ class JavaHost implements TreeHost {
       } else if (n.type === 'object_creation_expression' && !this.inChain(n)) {
         const s = this.v1Site(n);
         if (s) {
-          out.push(...this.expand(s));
+          out.push(...expandAlternatives(s));
           continue;
         }
       }
@@ -181,18 +181,6 @@ class JavaHost implements TreeHost {
       }
     }
     return out;
-  }
-
-  /** One site per alternative its parameters may be (data flow: a list filled on one branch, a map put under an `if`). */
-  private expand(s: RequestSite): RequestSite[] {
-    const all = variants(s.params).filter((v): v is ObjectNode => v.kind === 'object');
-    if (all.length < 2 || all.length > MAX_ALTERNATIVES) return [s];
-    const fn = s.enclosingFunction;
-    return all.map((params, index) => {
-      const site: RequestSite = { ...s, range: { ...s.range }, nameRange: { ...s.nameRange }, params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
-      if (fn) site.branch = `${s.branch ?? ''}/a${s.range.start - fn.range.start}:${index}`;
-      return site;
-    });
   }
 
   /** Whether a call or creation is the receiver of a call (not the outermost link of its chain). */
@@ -339,21 +327,9 @@ class JavaHost implements TreeHost {
       if (prev) this.bindings.set(target.id, prev);
       else this.bindings.delete(target.id);
     }
-    const range = this.range(call);
-    const nameRange = this.range(call.childForFieldName('name')!);
     const fnName = fn.childForFieldName('name');
-    const enclosingFunction = { name: fnName ? this.src(fnName) : '', range: this.range(fn) };
-    const at = `f${range.start - fn.startIndex}`;
-    const callBranch = branchOf(call, fn);
-    return inner.map((s) => {
-      const f: RequestSite = { ...s, range: { ...range }, nameRange: { ...nameRange }, params: cloneTree(s.params) as ObjectNode, enclosingFunction: { name: enclosingFunction.name, range: { ...enclosingFunction.range } }, forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } } };
-      delete f.alternative;
-      if (s.alternative) f.alternative = { ...s.alternative };
-      const branch = callBranch + (s.branch ?? '').replace(/\/([^/:]+):/g, `/${at}.$1:`);
-      if (branch) f.branch = branch;
-      else delete f.branch;
-      return f;
-    });
+    const at = { range: this.range(call), nameRange: this.range(call.childForFieldName('name')!), fn: { name: fnName ? this.src(fnName) : '', range: this.range(fn) }, branch: branchOf(call, fn) };
+    return inner.map((s) => forwardedCopy(s, at));
   }
 
   /* ---------------------------------------------------------------------------------------------------------------- */

@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Language, Parser, Tree } from 'web-tree-sitter';
 import type { Node as TNode } from 'web-tree-sitter';
-import type { RequestSite } from './model';
+import { MAX_ALTERNATIVES, cloneTree, variants } from '../flow';
+import type { ObjectNode, RequestSite } from './model';
 import { maxRef, shiftSite } from './remap';
 
 let runtime: Promise<void> | undefined;
@@ -177,4 +178,38 @@ export function branchOf(n: TNode, fn: TNode): string {
     .reverse()
     .map(([node, arm]) => `/${node.startIndex - fn.startIndex}:${arm}`)
     .join('');
+}
+
+/**
+ * One site per alternative its parameters may be (data flow: a list filled on one branch, a field set under an `if`),
+ * each with its own tree, `alternative` and arm `/a<offset>:<index>` in `branch`; past MAX_ALTERNATIVES the site as is
+ * (its placeholders stay unknown).
+ */
+export function expandAlternatives(s: RequestSite): RequestSite[] {
+  const all = variants(s.params).filter((v): v is ObjectNode => v.kind === 'object');
+  if (all.length < 2 || all.length > MAX_ALTERNATIVES) return [s];
+  const fn = s.enclosingFunction;
+  return all.map((params, index) => {
+    const site: RequestSite = { ...s, range: { ...s.range }, nameRange: { ...s.nameRange }, params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
+    if (fn) site.branch = `${s.branch ?? ''}/a${s.range.start - fn.range.start}:${index}`;
+    return site;
+  });
+}
+
+/** A helper's site seen at a call of it (`RequestSite.forwarded`): the call's range, function and arms; the helper's arms kept under the call's. */
+export function forwardedCopy(s: RequestSite, call: { range: { start: number; end: number }; nameRange: { start: number; end: number }; fn: { name: string; range: { start: number; end: number } }; branch: string }): RequestSite {
+  const f: RequestSite = {
+    ...s,
+    range: { ...call.range },
+    nameRange: { ...call.nameRange },
+    params: cloneTree(s.params) as ObjectNode,
+    enclosingFunction: { name: call.fn.name, range: { ...call.fn.range } },
+    forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } },
+  };
+  if (s.alternative) f.alternative = { ...s.alternative };
+  const at = `f${call.range.start - call.fn.range.start}`;
+  const branch = call.branch + (s.branch ?? '').replace(/\/([^/:]+):/g, `/${at}.$1:`);
+  if (branch) f.branch = branch;
+  else delete f.branch;
+  return f;
 }
