@@ -91,19 +91,41 @@ export interface CounterItem {
   counter: string;
 }
 
-/** The document's Puts, indexed by table, and the answers already given (a key pattern shared by many updates is asked once). */
+/**
+ * The document's Puts, indexed by table, and the answers already given (a key pattern shared by many updates is asked
+ * once). An answer is kept with its witness (the Put that creates the item, or null): the index built after an edit
+ * takes over the previous one's answers for the same CounterItem objects (cached findings keep theirs) when they still
+ * hold, by construction: a witness still among the Puts answers yes; a no stays a no unless one of the Puts that are
+ * new since then (usually those of the one re-extracted statement) creates the item. Only other questions search.
+ */
 class PutIndex {
   private readonly byTable = new Map<string | undefined, PutSummary[]>();
   private readonly all: PutSummary[] = [];
-  private readonly answers = new Map<string, boolean>();
-  private readonly byObject = new WeakMap<CounterItem, boolean>();
+  private readonly answers = new Map<string, PutSummary | null>();
+  private readonly byObject = new WeakMap<CounterItem, PutSummary | null>();
+  /** The index this one replaced (one generation only), the Puts it did not have and the ones this one has. */
+  private previous: PutIndex | undefined;
+  private added: PutSummary[] = [];
+  private present: Set<PutSummary> | undefined;
 
-  constructor(readonly puts: readonly PutSummary[]) {
+  constructor(
+    readonly puts: readonly PutSummary[],
+    previous?: PutIndex,
+  ) {
     for (const put of puts) {
       this.all.push(put);
       const list = this.byTable.get(put.table);
       if (list) list.push(put);
       else this.byTable.set(put.table, [put]);
+    }
+    if (previous) {
+      previous.previous = undefined;
+      previous.present = undefined;
+      previous.added = [];
+      const before = new Set(previous.puts);
+      this.present = new Set(puts);
+      this.added = puts.filter((p) => !before.has(p));
+      this.previous = previous;
     }
   }
 
@@ -116,27 +138,36 @@ class PutIndex {
     if (!this.all.length) return false;
     // Cached findings keep their CounterItem object from run to run: asked by identity first.
     let hit = this.byObject.get(c);
-    if (hit !== undefined) return hit;
-    const sig = JSON.stringify(c);
-    hit = this.answers.get(sig);
-    if (hit === undefined) this.answers.set(sig, (hit = this.search(c)));
+    if (hit !== undefined) return hit !== null;
+    const old = this.previous?.byObject.get(c);
+    if (old !== undefined && (old === null || this.present!.has(old))) hit = old ?? this.search(c, this.added);
+    else {
+      const sig = JSON.stringify(c);
+      hit = this.answers.get(sig);
+      if (hit === undefined) this.answers.set(sig, (hit = this.search(c, this.all)));
+    }
     this.byObject.set(c, hit);
-    return hit;
+    return hit !== null;
   }
 
-  private search(c: CounterItem): boolean {
+  /** The first of `puts` that creates the item (see `created`), or null. */
+  private search(c: CounterItem, puts: readonly PutSummary[]): PutSummary | null {
+    if (!puts.length) return null;
     // A Put of an unknown table may be any table; an update of an unknown table may meet any Put.
-    const candidates = c.table === undefined ? this.all : [...(this.byTable.get(c.table) ?? []), ...(this.byTable.get(undefined) ?? [])];
-    return candidates.some((put) => {
-      const fits = c.key.every(([attr, want]) => {
-        const have = put.patterns.get(attr);
-        return have !== undefined && patternsMeet(want, have);
-      });
-      if (!fits) return false;
-      const v = valueAt(put.item, c.counter, put.style);
-      const type = attrType(v, put.style);
-      return type === 'N' || (type === 'unknown' && v?.kind === 'unknown' && v.type !== 'S');
-    });
+    const candidates =
+      puts !== this.all ? puts.filter((p) => c.table === undefined || p.table === c.table || p.table === undefined) : c.table === undefined ? this.all : [...(this.byTable.get(c.table) ?? []), ...(this.byTable.get(undefined) ?? [])];
+    return (
+      candidates.find((put) => {
+        const fits = c.key.every(([attr, want]) => {
+          const have = put.patterns.get(attr);
+          return have !== undefined && patternsMeet(want, have);
+        });
+        if (!fits) return false;
+        const v = valueAt(put.item, c.counter, put.style);
+        const type = attrType(v, put.style);
+        return type === 'N' || (type === 'unknown' && v?.kind === 'unknown' && v.type !== 'S');
+      }) ?? null
+    );
   }
 }
 
@@ -151,7 +182,7 @@ function putIndex(text: string, sites: readonly RequestSite[]): PutIndex {
   for (const site of sites) for (const put of putsOf(text, site)) puts.push(put);
   // Summaries are per site object and read from contents only: the same ones in the same order give the same answers.
   const same = lastIndex && lastIndex.puts.length === puts.length && puts.every((p, i) => p === lastIndex!.puts[i]);
-  const index = same ? lastIndex! : new PutIndex(puts);
+  const index = same ? lastIndex! : new PutIndex(puts, lastIndex);
   lastIndex = index;
   indexes.set(sites, { text, index });
   return index;

@@ -274,6 +274,39 @@ describe('rules: incremental lint (service, successive versions) equals a fresh 
     assert.equal(stats.volatile, 0);
   });
 
+  it('set-without-if-not-exists: a Put that creates the item appears, changes and goes in another statement (cached updates asked again)', () => {
+    const head = `import { DynamoDBDocumentClient, UpdateCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(client);
+`;
+    const update = (i: number) => `export async function bump${i}(id) {
+  await doc.send(new UpdateCommand({ TableName: 'likes', Key: { PK: id, SK: 'META' }, UpdateExpression: 'SET views = views + :one', ExpressionAttributeValues: { ':one': 1 } }));
+}
+`;
+    const put = (sk: string, extra = '') => `export async function create(id) {
+  await doc.send(new PutCommand({ TableName: 'likes', Item: { PK: id, SK: '${sk}', views: 0 } }));${extra}
+}
+`;
+    const updates = [0, 1, 2, 3].map(update).join('\n');
+    const versions = [
+      head + updates + put('OTHER'),
+      head + updates + put('META'),
+      head + updates + put('META', '\n  // edited'),
+      head + updates + put('OTHER'),
+      head + updates,
+      head + updates + put('META'),
+    ];
+    // The service's lints one after another (each Put index takes over the answers of the one before), then fresh ones.
+    const service = new DynalintService();
+    const got = versions.map((text, i) => plain(service.analyze(TextDocument.create('file:///w/puts.ts', 'typescript', i + 1, text), SETTINGS).findings));
+    const want = versions.map((text) => runRules(text, 'typescript', extract(text, 'typescript').sites, { settingsRules: SETTINGS.rules }));
+    assert.deepEqual(got, want.map(plain));
+    // The creating Put silences all four updates; without it each is reported.
+    assert.deepEqual(
+      want.map((fs) => fs.filter((f) => f.ruleId === 'set-without-if-not-exists').length),
+      [4, 0, 0, 4, 4, 0],
+    );
+  });
+
   it('a change of the table definitions, of the settings or a CRLF document relints what the cache held', () => {
     const service = new DynalintService();
     const idx = TableIndex.from([extractTables('file:///w/template.yaml', 'template.yaml', TABLES, 'yaml')]);
