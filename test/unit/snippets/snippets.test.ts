@@ -66,13 +66,15 @@ const API: Record<string, Api> = {
   'conditional-update': 'UpdateItem',
   'sharded-counter-write': 'UpdateItem',
   'sharded-counter-read': 'Query',
+  'put-if-absent': 'PutItem',
 };
 
 const indent = (code: string, pad: string) => code.split('\n').map((l) => (l ? pad + l : l)).join('\n');
 
 /** The code a snippet is inserted into, by language and value style. */
 function program(languageId: string, style: ValueStyle, code: string): string {
-  if (languageId.startsWith('json') || languageId === 'yaml') return code;
+  // JSON, YAML and AppSync VTL mapping templates are whole files.
+  if (languageId.startsWith('json') || languageId === 'yaml' || languageId === 'velocity') return code;
   if (languageId === 'python')
     return [
       'import random',
@@ -99,7 +101,7 @@ describe('snippets', () => {
   before(() => initParsers());
 
   it('are contributed for every supported language from files that exist', () => {
-    assert.deepEqual(contributions.map((c) => c.language).sort(), ['javascript', 'javascriptreact', 'json', 'jsonc', 'python', 'typescript', 'typescriptreact', 'yaml', 'go', 'java'].sort());
+    assert.deepEqual(contributions.map((c) => c.language).sort(), ['javascript', 'javascriptreact', 'json', 'jsonc', 'python', 'typescript', 'typescriptreact', 'yaml', 'go', 'java', 'velocity'].sort());
     for (const c of contributions) assert.ok(Object.keys(JSON.parse(readFileSync(join(root, c.path), 'utf8'))).length >= 7, c.path);
   });
 
