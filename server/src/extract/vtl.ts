@@ -4,8 +4,9 @@
  *
  * VTL is blanked out first, offsets kept: comments (`##`, `#* *#`) and directives (`#set(...)`, `#if(...)`, `#else`,
  * `#end`, `#foreach(...)`, ...) become spaces; a reference (`$ctx.args.id`, `$util.toJson($x)`, `${x}`, `$!{x}`) in a
- * value position becomes a same-length JSON number placeholder that is then read as unknown, and inside a JSON string
- * it makes that string unknown. `$util.dynamodb.toDynamoDBJson(1)` (also `toNumberJson`, `toStringJson`,
+ * value position (after `:`, or an item of a JSON array) becomes a same-length JSON number placeholder that is then
+ * read as unknown, inside a JSON string it makes that string unknown, and anywhere else it is a statement
+ * (`$util.qr($map.put(...))`) blanked like a directive. `$util.dynamodb.toDynamoDBJson(1)` (also `toNumberJson`, `toStringJson`,
  * `toBooleanJson`) with a literal argument is that attribute value (`{N: 1}`, its type key an empty range: no fix renames it); with anything else, unknown. The JSON is
  * read by json.ts's reader, the AppSync shape mapped by appsync-shape.ts. An object holding a directive directly (an
  * entry under `#if`) is incomplete. Values are low-level (typed JSON). Sites: `host: 'json'` (fixes are JSON),
@@ -100,6 +101,9 @@ export function blankVtl(text: string): { json: string; regions: Region[]; direc
     for (let k = a; k < b; k++) if (out[k] !== '\n' && out[k] !== '\r') out[k] = ch;
   };
   let inString = false;
+  // Open JSON brackets, and the last JSON character written (not blanked): where a reference stands for a value.
+  const open: string[] = [];
+  let prev = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString && c === '\\') {
@@ -108,7 +112,13 @@ export function blankVtl(text: string): { json: string; regions: Region[]; direc
     }
     if (c === '"') {
       inString = !inString;
+      prev = '"';
       continue;
+    }
+    if (!inString && !/\s/.test(c) && c !== '#' && c !== '$') {
+      if (c === '{' || c === '[') open.push(c);
+      else if (c === '}' || c === ']') open.pop();
+      prev = c;
     }
     if (c === '#' && !inString && text[i + 1] === '#') {
       const nl = text.indexOf('\n', i);
@@ -148,9 +158,16 @@ export function blankVtl(text: string): { json: string; regions: Region[]; direc
       const end = referenceEnd(text, i);
       if (end < 0) continue;
       if (inString) fill(i, end, '_');
-      else {
+      else if (prev === ':' || (open[open.length - 1] === '[' && (prev === '[' || prev === ','))) {
         fill(i, end, ' ');
         out[i] = '0';
+        prev = '0';
+      } else {
+        // Not where a value goes (`$util.qr($map.put(...))` on its own line): a statement, blanked like a directive.
+        fill(i, end, ' ');
+        directives.push(i);
+        i = end - 1;
+        continue;
       }
       regions.push({ start: i, end, inString, typed: inString ? undefined : typedValue(text, i, end) });
       i = end - 1;

@@ -120,6 +120,36 @@ describe('extract: AppSync VTL templates', () => {
     assert.ok(!shown(dynamic, lint(dynamic).findings).some((g) => /undefined|unused/.test(g)));
   });
 
+  it('references that are statements ($util.qr on its own line, before or inside the body) are blanked, not values', () => {
+    const text = `#set($names = {})
+$util.qr($names.put("#s", "status"))
+{
+  "version": "2018-05-29",
+  "operation": "UpdateItem",
+  "key": { "id": $util.dynamodb.toDynamoDBJson($ctx.args.id) },
+  $util.qr($ctx.stash.put("seen", true))
+  "update": {
+    "expression": "SET #s = :s, n = n + :one",
+    "expressionNames": $util.toJson($names),
+    "expressionValues": { ":s": $util.dynamodb.toDynamoDBJson("A"), ":one": $util.dynamodb.toDynamoDBJson(1) },
+    "list": [ $ctx.args.a, $ctx.args.b ]
+  }
+}
+`;
+    // Before the body: the request is read whole, the counter reported.
+    const before = text.replace('  $util.qr($ctx.stash.put("seen", true))\n', '');
+    const a = lint(before);
+    assert.equal(a.sites.length, 1);
+    assert.equal(a.sites[0].params.complete, true);
+    assert.equal(prop(a.sites[0].params, 'ExpressionAttributeNames')?.kind, 'unknown');
+    assert.deepEqual(shown(before, a.findings), ['set-without-if-not-exists n = n + :one']);
+    // Inside the request object it may have changed it: the object is incomplete, and what depends on it is silent.
+    const b = lint(text);
+    assert.equal(b.sites.length, 1);
+    assert.equal(b.sites[0].params.complete, false);
+    assert.deepEqual(shown(text, b.findings), []);
+  });
+
   it('incremental: random edits give the same sites as a fresh extraction', () => {
     let seed = 11;
     const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
