@@ -12,14 +12,20 @@
  * rules stay silent about them.
  */
 import type { Node as TNode } from 'web-tree-sitter';
-import { Api, Property, Range, RequestSite, StringNode, VNode } from './model';
+import { Op, State, applyAll, cloneTree, flatten, join, valueOf } from '../flow';
+import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { GO_HOST } from './hosts';
 import { decodeGo, decodeGoRaw } from './host-strings';
 import { concatStrings } from './strings';
-import { TreeHost, branchOf, kids } from './treehost';
+import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
+/** Statements the data flow may interpret per request (as in the other hosts). */
+const FLOW_BUDGET = 200_000;
+/** Local helper functions followed from a call (a helper calling a helper...). */
+const MAX_FORWARD_DEPTH = 3;
+const BUILTINS = /^(append|make|len|cap|new|panic|recover|delete|copy|close|print|println|string|int|int32|int64|float64|byte|rune|min|max|clear)$/;
 
 const APIS = new Set<string>([
   'PutItem', 'UpdateItem', 'DeleteItem', 'GetItem', 'Query', 'Scan', 'BatchWriteItem', 'BatchGetItem',
@@ -40,6 +46,16 @@ interface Decl {
   value?: TNode;
   /** Declared but not bound to a value we can read (a parameter, a `for` variable, multi-value assignment). */
   opaque?: boolean;
+  /** A parameter of the function (bound when it is followed from a call of this file). */
+  param?: boolean;
+}
+
+interface FlowCtx {
+  name: string;
+  use: TNode;
+  mention: RegExp;
+  depth: number;
+  hops: number;
 }
 
 class GoHost implements TreeHost {
@@ -47,15 +63,38 @@ class GoHost implements TreeHost {
   private consts = new Map<string, TNode>();
   private fnDecls = new Map<number, Map<string, Decl[]>>();
   private sdk = 'aws-sdk-go-v2';
+  /** Functions and methods of the file by name (a helper is followed only when its name is unique). */
+  private funcs = new Map<string, TNode[]>();
+  /** Parameters of a helper followed from a call: function node id -> name -> the argument's value in the caller. */
+  private bindings = new Map<number, Map<string, VNode>>();
+  private flowBudget = FLOW_BUDGET;
+  /** Other units (helpers) the last `sites` call read. */
+  private read: { range: Range; name: string }[] = [];
 
-  units(root: TNode): { node: TNode; env: boolean }[] {
-    return kids(root).map((node) => ({ node, env: ENV_TYPES.has(node.type) }));
+  units(root: TNode): { node: TNode; env: boolean; name?: string }[] {
+    return kids(root).map((node) => {
+      const name = FUNCS.has(node.type) ? node.childForFieldName('name') : null;
+      return { node, env: ENV_TYPES.has(node.type), ...(name ? { name: name.text } : {}) };
+    });
+  }
+
+  deps(): { range: Range; name: string }[] {
+    return this.read;
   }
 
   prepare(text: string, root: TNode): void {
     this.text = text;
     this.consts.clear();
     this.fnDecls.clear();
+    this.funcs.clear();
+    this.bindings.clear();
+    for (const top of kids(root)) {
+      const name = FUNCS.has(top.type) ? top.childForFieldName('name') : null;
+      if (!name) continue;
+      const list = this.funcs.get(this.src(name));
+      if (list) list.push(top);
+      else this.funcs.set(this.src(name), [top]);
+    }
     this.sdk = text.includes('aws-sdk-go-v2') || !text.includes('github.com/aws/aws-sdk-go/') ? 'aws-sdk-go-v2' : 'aws-sdk-go';
     for (const top of kids(root)) {
       if (top.type !== 'const_declaration' && top.type !== 'var_declaration') continue;
@@ -64,24 +103,80 @@ class GoHost implements TreeHost {
   }
 
   sites(unit: TNode): RequestSite[] {
+    this.read = [];
+    return this.sitesIn(unit, MAX_FORWARD_DEPTH - 1, [unit.id]);
+  }
+
+  private sitesIn(unit: TNode, depth: number, stack: number[]): RequestSite[] {
     const out: RequestSite[] = [];
-    const stack: TNode[] = [unit];
-    while (stack.length) {
-      const n = stack.pop()!;
+    const walk: TNode[] = [unit];
+    while (walk.length) {
+      const n = walk.pop()!;
       if (n.type === 'composite_literal') {
         const api = this.apiOf(n.childForFieldName('type'));
         if (api) {
           const s = this.site(n, api);
-          if (s) out.push(s);
+          if (s) out.push(...expandAlternatives(s.site, s.roots));
           continue;
         }
       }
+      if (n.type === 'call_expression' && depth >= 0) out.push(...this.forwardCall(n, depth, stack));
       for (let i = n.namedChildCount - 1; i >= 0; i--) {
         const c = n.namedChild(i);
-        if (c) stack.push(c);
+        if (c) walk.push(c);
       }
     }
     return out;
+  }
+
+  /**
+   * A call of a function of this file (`save(ctx, item)`) or of a method on the enclosing method's receiver
+   * (`r.bump(ctx, -n)`): the requests it sends, read with its parameters bound to the call's arguments, seen at the
+   * call (`RequestSite.forwarded`). Followed MAX_FORWARD_DEPTH deep; recursion stops.
+   */
+  private forwardCall(call: TNode, depth: number, stack: number[]): RequestSite[] {
+    const f = call.childForFieldName('function');
+    const fn = this.functionOf(call);
+    if (!f || !fn) return [];
+    let name: string;
+    let method = false;
+    if (f.type === 'identifier') name = this.src(f);
+    else if (f.type === 'selector_expression') {
+      const recv = fn.type === 'method_declaration' ? kids(kids(fn.childForFieldName('receiver'))[0])?.find((c) => c.type === 'identifier') : undefined;
+      const operand = f.childForFieldName('operand');
+      if (!recv || operand?.type !== 'identifier' || this.src(operand) !== this.src(recv)) return [];
+      name = this.src(f.childForFieldName('field')!);
+      method = true;
+    } else return [];
+    if (f.type === 'identifier' && BUILTINS.test(name)) return [];
+    // Whatever is found, this call's sites depend on the functions of that name (a helper typed later is followed then).
+    if (!this.read.some((d) => d.name === name && d.range.start < 0)) this.read.push({ range: { start: -1, end: -1 }, name });
+    const targets = this.funcs.get(name);
+    if (!targets || targets.length !== 1 || stack.includes(targets[0].id) || (targets[0].type === 'method_declaration') !== method) return [];
+    const target = targets[0];
+    const formal = kids(target.childForFieldName('parameters'));
+    if (formal.some((p) => p.type !== 'parameter_declaration')) return [];
+    const names = formal.flatMap((p) => p.childrenForFieldName('name').filter((c): c is TNode => !!c).map((c) => this.src(c)));
+    const args = kids(call.childForFieldName('arguments'));
+    if (names.length !== args.length || /\.\.\.\s*\)$/.test(this.src(call))) return [];
+    if (!/Input\s*\{|TransactWriteItem|AttributeValueMember/.test(this.src(target))) return [];
+    this.read.push({ range: this.range(target), name });
+    this.flowBudget = FLOW_BUDGET;
+    const bound = new Map<string, VNode>();
+    names.forEach((p, i) => bound.set(p, this.value(args[i], 1, 0)));
+    const prev = this.bindings.get(target.id);
+    this.bindings.set(target.id, bound);
+    let inner: RequestSite[];
+    try {
+      inner = this.sitesIn(target, depth - 1, [...stack, target.id]);
+    } finally {
+      if (prev) this.bindings.set(target.id, prev);
+      else this.bindings.delete(target.id);
+    }
+    const fnName = fn.childForFieldName('name');
+    const nameNode = f.type === 'selector_expression' ? f.childForFieldName('field')! : f;
+    const at = { range: this.range(call), nameRange: this.range(nameNode), fn: { name: fnName ? this.src(fnName) : '', range: this.range(fn) }, branch: branchOf(call, fn) };
+    return inner.map((s) => forwardedCopy(s, at));
   }
 
   /* ---------------------------------------------------------------------------------------------------------------- */
@@ -108,11 +203,22 @@ class GoHost implements TreeHost {
     return m && APIS.has(m[1]) ? (m[1] as Api) : undefined;
   }
 
-  private site(lit: TNode, api: Api): RequestSite | undefined {
-    const params = this.value(lit, 0, 0);
+  private site(lit: TNode, api: Api): { site: RequestSite; roots: ObjectNode[] } | undefined {
+    this.flowBudget = FLOW_BUDGET;
+    let params = this.value(lit, 0, 0);
     if (params.kind !== 'object') return undefined;
+    let roots: ObjectNode[] = [params];
     const bound = this.boundName(lit);
-    if (bound) this.markMutated(params, bound.name, bound.after, bound.fn);
+    // `in := &dynamodb.UpdateItemInput{...}; if c { in.ConditionExpression = ... }; client.UpdateItem(ctx, in)`: the
+    // request as of its first use (data flow: one site per alternative), else the literal, not whole when changed after it.
+    const use = bound?.fn ? this.firstUse(bound.name, bound.after, bound.fn) : undefined;
+    const flowed = use ? this.value(use, 0, 0) : undefined;
+    const alts = flowed && objectAlternatives(flowed);
+    const start = params.range.start;
+    if (alts && alts.every((a) => a.range.start === start)) {
+      roots = alts;
+      params = alts[0];
+    } else if (bound) this.markMutated(params, bound.name, bound.after, bound.fn);
     const s: RequestSite = {
       api,
       apiSource: 'call',
@@ -130,7 +236,7 @@ class GoHost implements TreeHost {
       const branch = branchOf(lit, fn);
       if (branch) s.branch = branch;
     }
-    return s;
+    return { site: s, roots };
   }
 
   private functionOf(n: TNode): TNode | undefined {
@@ -209,13 +315,21 @@ class GoHost implements TreeHost {
       const n = stack.pop()!;
       switch (n.type) {
         case 'parameter_declaration':
-        case 'variadic_parameter_declaration':
-          for (const id of n.childrenForFieldName('name')) if (id) found.push({ name: this.src(id), pos: n.startIndex, opaque: true });
+        case 'variadic_parameter_declaration': {
+          const param = n.type === 'parameter_declaration' && n.parent?.id === fn.childForFieldName('parameters')?.id;
+          for (const id of n.childrenForFieldName('name')) if (id) found.push({ name: this.src(id), pos: n.startIndex, opaque: true, ...(param ? { param } : {}) });
           break;
+        }
         case 'const_spec':
-        case 'var_spec':
           found.push(...this.specDecls(n));
           break;
+        case 'var_spec': {
+          // `var items []T`: a nil slice, which `append` grows like an empty one.
+          const t = n.childForFieldName('type');
+          if (!n.childForFieldName('value') && t?.type === 'slice_type') for (const id of n.childrenForFieldName('name')) if (id) found.push({ name: this.src(id), pos: n.endIndex, value: t });
+          else found.push(...this.specDecls(n));
+          break;
+        }
         case 'short_var_declaration':
         case 'assignment_statement': {
           const left = kids(n.childForFieldName('left'));
@@ -272,7 +386,7 @@ class GoHost implements TreeHost {
   /* ---------------------------------------------------------------------------------------------------------------- */
   /* Values                                                                                                           */
 
-  private unknown(n: TNode, type?: 'S'): VNode {
+  private unknown(n: TNode, type?: 'S'): UnknownNode {
     return { kind: 'unknown', range: this.range(n), text: this.text.slice(n.startIndex, Math.min(n.endIndex, n.startIndex + 120)), ...(type ? { type } : {}) };
   }
 
@@ -306,6 +420,8 @@ class GoHost implements TreeHost {
         if (op === '&') return this.value(operand, depth, hops);
         const v = this.value(operand, depth + 1, hops);
         if (v.kind === 'number' && (op === '-' || op === '+')) return { kind: 'number', text: (op === '-' ? '-' : '') + v.text, range };
+        // `-n`: a negative number of unknown magnitude (a decrement).
+        if (v.kind === 'unknown' && v.type !== 'S' && op === '-') return { ...this.unknown(n), sign: v.sign === -1 ? 1 : -1 };
         return this.unknown(n);
       }
       case 'binary_expression': {
@@ -316,8 +432,14 @@ class GoHost implements TreeHost {
         return l.kind === 'string' || r.kind === 'string' || (l.kind === 'unknown' && l.type === 'S') || (r.kind === 'unknown' && r.type === 'S') ? this.unknown(n, 'S') : this.unknown(n);
       }
       case 'identifier': {
+        const bound = this.paramBinding(this.src(n), n);
+        if (bound) return bound;
         const found = hops < MAX_RESOLVE ? this.lookup(this.src(n), n) : undefined;
         if (!found) return this.unknown(n);
+        if (found.decl && found.fn && this.flowable(found.value)) {
+          const v = this.flow(this.src(n), n, found.fn, depth, hops);
+          if (v) return v;
+        }
         const v = this.value(found.value, depth, hops + 1);
         if (found.decl && found.fn) {
           if (v.kind === 'array') return this.appended(v, this.src(n), found.decl.pos, n, found.fn, depth, hops);
@@ -327,6 +449,9 @@ class GoHost implements TreeHost {
       }
       case 'composite_literal':
         return this.composite(n, depth, hops);
+      case 'slice_type':
+        // `var items []T` (see declsOf): a nil slice.
+        return { kind: 'array', items: [], complete: true, range };
       case 'literal_value':
         return this.literal(n, depth, hops, undefined);
       case 'call_expression':
@@ -372,6 +497,19 @@ class GoHost implements TreeHost {
       return v.kind === 'string' ? v : this.unknown(n, 'S');
     }
     const name = f?.type === 'selector_expression' ? this.src(f.childForFieldName('field')!) : f ? this.src(f) : '';
+    if (f?.type === 'identifier' && name === 'make' && args.length) {
+      // `make([]T, 0, n)`: an empty slice; `make(map[K]V)`: an empty map. `make([]T, n)` holds n zero values: unknown.
+      const len = args[1] ? this.value(args[1], depth + 1, hops) : undefined;
+      if (args[0].type === 'slice_type' && len?.kind === 'number' && Number(len.text) === 0) return { kind: 'array', items: [], complete: true, range: this.range(n) };
+      if (args[0].type === 'map_type') return { kind: 'object', properties: [], complete: true, range: this.range(n) };
+      return this.unknown(n);
+    }
+    if (/^(Itoa|FormatInt|Sprint)$/.test(name) && args.length >= 1) {
+      // The number's text keeps its sign: `strconv.Itoa(-n)` is still a decrement.
+      const v = this.value(args[0], depth + 1, hops);
+      if (v.kind === 'number') return v;
+      if (v.kind === 'unknown' && v.sign) return { ...this.unknown(n, 'S'), sign: v.sign };
+    }
     if (/^(Sprintf|Sprint|Join|Itoa|FormatInt|FormatFloat|ToUpper|ToLower|TrimSpace|Replace|ReplaceAll)$/.test(name)) return this.unknown(n, 'S');
     return this.unknown(n);
   }
@@ -487,6 +625,265 @@ class GoHost implements TreeHost {
       if (loop || cond) out.complete = false;
     }
     return samples ? { ...out, samples } : out;
+  }
+
+  /* ---------------------------------------------------------------------------------------------------------------- */
+  /* Data flow of a local (server/src/flow holds the model; this binds Go's statements to it)                         */
+
+  /** A value the flow reads statement by statement: a composite literal (`&T{..}`, `[]T{}`, `map[..]..{}`), `make(...)`, a nil slice. */
+  private flowable(v: TNode): boolean {
+    let n = v;
+    if (n.type === 'unary_expression' && n.child(0)?.type === '&') n = n.childForFieldName('operand') ?? n;
+    if (n.type === 'composite_literal' || n.type === 'slice_type') return true;
+    return n.type === 'call_expression' && n.childForFieldName('function')?.type === 'identifier' && this.src(n.childForFieldName('function')!) === 'make';
+  }
+
+  /** The argument a followed helper's parameter is bound to, while its latest binding before `at` is the parameter. */
+  private paramBinding(name: string, at: TNode): VNode | undefined {
+    const fn = this.functionOf(at);
+    const bound = fn && this.bindings.get(fn.id)?.get(name);
+    if (!fn || !bound) return undefined;
+    const before = this.declsOf(fn).get(name)?.filter((d) => d.pos <= at.startIndex) ?? [];
+    return before[before.length - 1]?.param ? cloneTree(bound) : undefined;
+  }
+
+  /** The first mention of a local after `after` that is not the target of one of its own assignments (`in.X = ..`). */
+  private firstUse(name: string, after: number, fn: TNode): TNode | undefined {
+    const walk: TNode[] = [fn];
+    let best: TNode | undefined;
+    while (walk.length) {
+      const n = walk.pop()!;
+      if (n.endIndex <= after || (best && n.startIndex >= best.startIndex)) continue;
+      if (n.type === 'identifier' && n.startIndex >= after && this.src(n) === name) {
+        let top: TNode = n;
+        while ((top.parent?.type === 'selector_expression' || top.parent?.type === 'index_expression') && top.parent.childForFieldName('operand')?.id === top.id) top = top.parent;
+        const target = top.id !== n.id && top.parent?.type === 'expression_list' && top.parent.parent?.type === 'assignment_statement' && top.parent.parent.childForFieldName('left')?.id === top.parent.id;
+        if (!target) best = n;
+        continue;
+      }
+      for (let i = n.namedChildCount - 1; i >= 0; i--) {
+        const c = n.namedChild(i);
+        if (c) walk.push(c);
+      }
+    }
+    return best;
+  }
+
+  private stmtsOf(n: TNode): TNode[] {
+    if (n.type !== 'block') return [n];
+    const list = kids(n).find((c) => c.type === 'statement_list');
+    return list ? kids(list) : kids(n);
+  }
+
+  /**
+   * What the local `name` holds at `use`: its function's statements read in order up to the one holding the use
+   * (`x := ..`, `var x []T`, `x = append(x, ..)`, `x.F = v`, `x["k"] = v`, `delete(x, "k")`, reassignment), `if`/`else`
+   * arms joined as alternatives, arms ending in `return`/`panic` dropped, `for` bodies read as zero or more passes (an
+   * `append` there is a representative: `samples`). Undefined when not readable (a use inside a closure, a name
+   * declared again in a nested block, the budget spent): the caller falls back.
+   */
+  private flow(name: string, use: TNode, fn: TNode, depth: number, hops: number): VNode | undefined {
+    const body = fn.childForFieldName('body');
+    if (!body || hops >= MAX_RESOLVE || this.flowBudget <= 0) return undefined;
+    for (let p = use.parent; p && p.id !== fn.id; p = p.parent) if (p.type === 'func_literal') return undefined;
+    const f: FlowCtx = { name, use, mention: new RegExp(`(?<![\\w.])${name}(?!\\w)`), depth: depth + 1, hops: hops + 1 };
+    const r = this.gSteps(this.stmtsOf(body), [], f, 0);
+    if (!r.reached || r.state === 'dead' || r.state?.length === 0) return undefined;
+    return valueOf(r.state, this.unknown(use));
+  }
+
+  private gSteps(stmts: TNode[], state: State | 'dead', f: FlowCtx, nest: number): { state: State | 'dead'; reached: boolean } {
+    let s = state;
+    for (const st of stmts) {
+      if (s === 'dead') return { state: s, reached: false };
+      if (st.startIndex <= f.use.startIndex && f.use.endIndex <= st.endIndex) return { state: this.gInto(st, s, f, nest), reached: true };
+      s = this.gStep(st, s, f, nest, false);
+    }
+    return { state: s, reached: false };
+  }
+
+  /** The state at the use, inside the statement holding it. */
+  private gInto(st: TNode, s: State, f: FlowCtx, nest: number): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    const inside = (n: TNode | null | undefined) => !!n && n.startIndex <= f.use.startIndex && f.use.endIndex <= n.endIndex;
+    switch (st.type) {
+      case 'if_statement': {
+        const cons = st.childForFieldName('consequence');
+        const alt = st.childForFieldName('alternative');
+        if (cons && inside(cons)) return this.gSteps(this.stmtsOf(cons), s, f, nest + 1).state;
+        if (alt && inside(alt)) return this.gSteps(this.stmtsOf(alt), s, f, nest + 1).state;
+        return s;
+      }
+      case 'block':
+        return this.gSteps(this.stmtsOf(st), s, f, nest + 1).state;
+      case 'for_statement': {
+        // What the body changes may have run before (another pass); a local declared in the body starts afresh.
+        const body = st.childForFieldName('body');
+        const again = this.gChanges(this.src(st), f) ? this.gUnreadable(s, this.src(st), f) : s;
+        if (body && inside(body)) return this.gSteps(this.stmtsOf(body), again, f, nest + 1).state;
+        return again;
+      }
+      case 'expression_switch_statement':
+      case 'type_switch_statement':
+      case 'select_statement': {
+        const again = this.gChanges(this.src(st), f) ? this.gUnreadable(s, this.src(st), f) : s;
+        const clause = kids(st).find((c) => /_case$|^default_case$/.test(c.type) && inside(c));
+        if (!clause) return again;
+        const stmts = kids(clause).filter((c) => c.id !== clause.childForFieldName('value')?.id && c.type !== 'expression_list' && c.type !== 'type_identifier' && !/_type$/.test(c.type));
+        return this.gSteps(stmts, again, f, nest + 1).state;
+      }
+      case 'labeled_statement': {
+        const inner = kids(st).find((c) => inside(c) && c.type !== 'label_name');
+        return inner ? this.gInto(inner, s, f, nest + 1) : s;
+      }
+      default:
+        return s;
+    }
+  }
+
+  /** The state after a statement that does not hold the use. */
+  private gStep(st: TNode, s: State, f: FlowCtx, nest: number, loop: boolean): State | 'dead' {
+    if (nest > 32 || --this.flowBudget <= 0) return undefined;
+    if (st.type === 'return_statement') return 'dead';
+    const text = this.src(st);
+    if (st.type === 'expression_statement' && /^panic\s*\(/.test(text)) return 'dead';
+    if (!f.mention.test(text)) return s;
+    switch (st.type) {
+      case 'short_var_declaration':
+      case 'var_declaration': {
+        const decls = st.type === 'var_declaration' ? this.specs(st) : [st];
+        for (const d of decls) {
+          const names = d.type === 'short_var_declaration' ? kids(d.childForFieldName('left')) : d.childrenForFieldName('name').filter((c): c is TNode => !!c);
+          const i = names.findIndex((x) => this.src(x) === f.name);
+          if (i < 0) continue;
+          // Declared again in a nested block: a new name shadowing ours until the block ends.
+          if (nest > 0) return undefined;
+          const values = kids(d.childForFieldName(d.type === 'short_var_declaration' ? 'right' : 'value'));
+          const t = d.childForFieldName('type');
+          if (!values.length && t?.type === 'slice_type') return [{ kind: 'array', items: [], complete: true, range: this.range(t) }];
+          if (values.length !== names.length || this.gChanges(this.src(values[i]), f)) return undefined;
+          return flatten([this.value(values[i], f.depth, f.hops)]);
+        }
+        break;
+      }
+      case 'assignment_statement': {
+        const op = this.gOp(st, f, loop);
+        if (op === 'same') return s;
+        if (op && 'state' in op) return op.state;
+        if (op) return applyAll(s, op);
+        break;
+      }
+      case 'expression_statement': {
+        const e = kids(st)[0];
+        const args = e?.type === 'call_expression' ? kids(e.childForFieldName('arguments')) : [];
+        if (e?.type === 'call_expression' && this.src(e.childForFieldName('function')!) === 'delete' && args.length === 2 && this.src(args[0]) === f.name && !f.mention.test(this.src(args[1]))) {
+          const k = this.value(args[1], f.depth, f.hops);
+          return k.kind === 'string' && !loop ? applyAll(s, { kind: 'delete', path: [k.value] }) : applyAll(s, { kind: 'opaque', deep: false });
+        }
+        break;
+      }
+      case 'if_statement': {
+        const cons = st.childForFieldName('consequence');
+        const alt = st.childForFieldName('alternative');
+        const head = cons ? this.text.slice(st.startIndex, cons.startIndex) : text;
+        if (this.gChanges(head, f)) return this.gUnreadable(s, text, f);
+        return join(cons ? this.gBlock(this.stmtsOf(cons), s, f, nest + 1, loop) : s, alt ? this.gBlock(this.stmtsOf(alt), s, f, nest + 1, loop) : s);
+      }
+      case 'block':
+        return this.gBlock(this.stmtsOf(st), s, f, nest + 1, loop);
+      case 'for_statement': {
+        // Zero or more passes: an `append` is a representative, anything else makes the value not whole.
+        const body = st.childForFieldName('body');
+        const head = body ? this.text.slice(st.startIndex, body.startIndex) : text;
+        if (!body || /\b(?:break|continue|goto)\b/.test(text) || this.gChanges(head, f)) return this.gUnreadable(s, text, f);
+        const r = this.gBlock(this.stmtsOf(body), s, f, nest + 1, true);
+        return r === 'dead' ? s : r;
+      }
+    }
+    return this.gChanges(text, f) ? this.gUnreadable(s, text, f) : s;
+  }
+
+  private gBlock(stmts: TNode[], s: State, f: FlowCtx, nest: number, loop: boolean): State | 'dead' {
+    let cur: State | 'dead' = s;
+    for (const x of stmts) {
+      if (cur === 'dead') break;
+      cur = this.gStep(x, cur, f, nest, loop);
+    }
+    return cur;
+  }
+
+  /** An assignment's change: an op, a new state (`x = ..`), `same` (another name), or undefined (not read). */
+  private gOp(st: TNode, f: FlowCtx, loop: boolean): Op | { state: State } | 'same' | undefined {
+    const left = kids(st.childForFieldName('left'));
+    const right = kids(st.childForFieldName('right'));
+    const op = st.childForFieldName('operator');
+    const mentions = (n: TNode) => f.mention.test(this.src(n));
+    if (left.length !== 1 || right.length !== 1 || !op || this.src(op) !== '=') return this.gChanges(this.src(st), f) ? undefined : 'same';
+    const [l, r] = [left[0], right[0]];
+    if (l.type === 'identifier' && this.src(l) === f.name) {
+      if (this.isAppendTo(r, f.name)) {
+        const args = kids(r.childForFieldName('arguments')).slice(1);
+        if (args.some(mentions)) return undefined;
+        let items: VNode[];
+        let complete = true;
+        let samples = 0;
+        if (/\.\.\.\s*\)$/.test(this.src(r))) {
+          const v = args.length === 1 ? this.value(args[0], f.depth, f.hops) : undefined;
+          if (v?.kind !== 'array') return { kind: 'opaque', deep: false };
+          items = v.items;
+          complete = v.complete;
+          samples = v.samples ?? 0;
+        } else items = args.map((a) => this.value(a, f.depth, f.hops));
+        return loop ? { kind: 'push', items, complete: false, samples: items.length } : { kind: 'push', items, complete, ...(samples ? { samples } : {}) };
+      }
+      if (mentions(r) || loop) return undefined;
+      return { state: flatten([this.value(r, f.depth, f.hops)]) };
+    }
+    const path = this.gPath(l, f);
+    if (!path) return this.gChanges(this.src(st), f) ? undefined : 'same';
+    if (mentions(r)) return undefined;
+    if (loop) return { kind: 'opaque', deep: path.keys.length > 1 };
+    return { kind: 'set', path: path.keys, keyRange: path.keyRange, value: this.value(r, f.depth, f.hops), range: this.range(st) };
+  }
+
+  /** `x.F.G` / `x["k"]` rooted at the name, with field names or literal string keys. */
+  private gPath(n: TNode, f: FlowCtx): { keys: string[]; keyRange: Range } | undefined {
+    const keys: string[] = [];
+    let keyRange: Range | undefined;
+    let cur: TNode | null = n;
+    while (cur && (cur.type === 'selector_expression' || cur.type === 'index_expression')) {
+      let key: string | undefined;
+      let at: TNode | null;
+      if (cur.type === 'selector_expression') {
+        at = cur.childForFieldName('field');
+        key = at ? this.src(at) : undefined;
+      } else {
+        at = cur.childForFieldName('index');
+        const k = at ? this.value(at, f.depth, f.hops) : undefined;
+        key = k?.kind === 'string' ? k.value : undefined;
+      }
+      if (key === undefined || !at) return undefined;
+      keys.unshift(key);
+      keyRange ??= this.range(at);
+      cur = cur.childForFieldName('operand');
+    }
+    return cur?.type === 'identifier' && this.src(cur) === f.name && keys.length && keyRange ? { keys, keyRange } : undefined;
+  }
+
+  /** Whether text may change the local: an assignment through it, `&x`, `delete(x, ..)`, passing it to a call (`len`/`cap` read). */
+  private gChanges(text: string, f: FlowCtx): boolean {
+    if (!f.mention.test(text)) return false;
+    const n = f.name;
+    const t = text.replace(new RegExp(`\\b(?:len|cap)\\(\\s*${n}\\s*\\)`, 'g'), '');
+    return new RegExp(
+      `(?<![\\w.])${n}\\s*(?:\\.\\s*\\w+|\\[[^\\]\\n]*\\])*\\s*(?:=(?!=)|:=|[-+*/|&^]=|\\+\\+|--)|&${n}\\b|\\bdelete\\(\\s*${n}\\b|\\bappend\\(\\s*${n}\\b|[(,]\\s*${n}\\s*(?:[,)]|\\.\\.\\.)|(?<![\\w.])${n}\\s*\\.\\s*\\w+\\s*\\(`,
+    ).test(t);
+  }
+
+  /** A change the flow cannot read: the value is no longer whole (reassigned: unknown). */
+  private gUnreadable(s: State, text: string, f: FlowCtx): State {
+    if (new RegExp(`(?<![\\w.])${f.name}\\s*(?::=|=(?!=))`).test(text)) return undefined;
+    return applyAll(s, { kind: 'opaque', deep: true });
   }
 }
 

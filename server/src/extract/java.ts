@@ -17,7 +17,7 @@ import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode,
 import { JAVA_HOST } from './hosts';
 import { decodeJava, decodeJavaTextBlock } from './host-strings';
 import { concatStrings } from './strings';
-import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids } from './treehost';
+import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -154,16 +154,17 @@ class JavaHost implements TreeHost {
           const root = this.builderRoot(n);
           const cls = root ? this.builderClass(root) : undefined;
           const api = cls ? this.apiOf(cls) : undefined;
-          const s = api && cls ? this.site(n, api, cls) : this.builderVarSite(n);
-          if (s) {
-            out.push(...expandAlternatives(s));
+          const s = api && cls ? this.site(n, api, cls) : undefined;
+          const v = s ? undefined : this.builderVarSite(n);
+          if (s || v) {
+            out.push(...(s ? expandAlternatives(s) : expandAlternatives(v!.site, v!.roots)));
             continue;
           }
         }
         if (/^with[A-Z]/.test(name) && !this.inChain(n)) {
           const s = this.v1Site(n);
           if (s) {
-            out.push(...expandAlternatives(s));
+            out.push(...expandAlternatives(s.site, s.roots));
             continue;
           }
         }
@@ -171,7 +172,7 @@ class JavaHost implements TreeHost {
       } else if (n.type === 'object_creation_expression' && !this.inChain(n)) {
         const s = this.v1Site(n);
         if (s) {
-          out.push(...expandAlternatives(s));
+          out.push(...expandAlternatives(s.site, s.roots));
           continue;
         }
       }
@@ -212,22 +213,21 @@ class JavaHost implements TreeHost {
    * SDK for Java 1.x: `new UpdateItemRequest().withTableName(t).withUpdateExpression("...")` (or a bare `new
    * XRequest()` bound to a local and filled by `setY(...)` / `withY(...)` statements): the request as of its first use.
    */
-  private v1Site(top: TNode): RequestSite | undefined {
+  private v1Site(top: TNode): { site: RequestSite; roots: ObjectNode[] } | undefined {
     const base = this.chainBase(top);
     if (base.type !== 'object_creation_expression' || kids(base.childForFieldName('arguments')).length) return undefined;
     const cls = this.creationClass(base);
     const m = cls ? /^(\w+)Request$/.exec(this.src(cls)) : null;
     if (!cls || !m || !APIS.has(m[1])) return undefined;
     this.flowBudget = FLOW_BUDGET;
-    let params = this.value(top, 0, 0);
+    const params = this.value(top, 0, 0);
+    if (params.kind !== 'object') return undefined;
+    let roots = [params];
     const bound = this.boundLocal(top);
     const use = bound && this.firstUse(bound.name, bound.after, bound.fn);
-    if (use) {
-      const v = this.value(use, 0, 0);
-      if (v.kind === 'object') params = v;
-    }
-    if (params.kind !== 'object') return undefined;
-    return this.finish({ api: m[1] as Api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(top), nameRange: this.range(cls), params, sdk: 'aws-sdk-java-v1' }, top);
+    const alts = use ? objectAlternatives(this.value(use, 0, 0)) : undefined;
+    if (alts && alts.every((a) => a.range.start === params.range.start)) roots = alts;
+    return { site: this.finish({ api: m[1] as Api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(top), nameRange: this.range(cls), params: roots[0], sdk: 'aws-sdk-java-v1' }, top), roots };
   }
 
   /** `var r = <n>;` / `r = <n>;`: the local bound to it. */
@@ -265,7 +265,7 @@ class JavaHost implements TreeHost {
   }
 
   /** `b.build()` on a local builder (`UpdateItemRequest.Builder b = UpdateItemRequest.builder()...`, then `b.x(..);`). */
-  private builderVarSite(build: TNode): RequestSite | undefined {
+  private builderVarSite(build: TNode): { site: RequestSite; roots: ObjectNode[] } | undefined {
     const obj = build.childForFieldName('object');
     if (obj?.type !== 'identifier' || kids(build.childForFieldName('arguments')).length) return undefined;
     const found = this.lookup(this.src(obj), obj);
@@ -274,11 +274,11 @@ class JavaHost implements TreeHost {
     const api = this.apiName(mode.cls);
     if (!api) return undefined;
     this.flowBudget = FLOW_BUDGET;
-    let params = this.value(obj, 0, 0);
-    if (params.kind !== 'object') return undefined;
+    const alts = objectAlternatives(this.value(obj, 0, 0));
+    if (!alts) return undefined;
     const enhanced = ENHANCED[mode.cls] !== undefined;
-    if (enhanced) params = this.enhanced(params);
-    return this.finish({ api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(build), nameRange: this.range(obj), params, sdk: enhanced ? 'aws-sdk-java-v2-enhanced' : 'aws-sdk-java-v2' }, build);
+    const roots = enhanced ? alts.map((a) => this.enhanced(a)) : alts;
+    return { site: this.finish({ api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(build), nameRange: this.range(obj), params: roots[0], sdk: enhanced ? 'aws-sdk-java-v2-enhanced' : 'aws-sdk-java-v2' }, build), roots };
   }
 
   private finish(s: RequestSite, at: TNode): RequestSite {

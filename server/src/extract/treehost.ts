@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Language, Parser, Tree } from 'web-tree-sitter';
 import type { Node as TNode } from 'web-tree-sitter';
-import { MAX_ALTERNATIVES, cloneTree, variants } from '../flow';
-import type { ObjectNode, RequestSite } from './model';
+import { MAX_ALTERNATIVES, alternativesOf, cloneTree, variants } from '../flow';
+import type { ObjectNode, RequestSite, VNode } from './model';
 import { maxRef, shiftSite } from './remap';
 
 let runtime: Promise<void> | undefined;
@@ -183,11 +183,12 @@ export function branchOf(n: TNode, fn: TNode): string {
 /**
  * One site per alternative its parameters may be (data flow: a list filled on one branch, a field set under an `if`),
  * each with its own tree, `alternative` and arm `/a<offset>:<index>` in `branch`; past MAX_ALTERNATIVES the site as is
- * (its placeholders stay unknown).
+ * (its placeholders stay unknown). `roots`: the whole request's alternatives when the request itself was changed on a
+ * branch (`if c { in.ConditionExpression = .. }`); past the cap there is no site (unknown, silent).
  */
-export function expandAlternatives(s: RequestSite): RequestSite[] {
-  const all = variants(s.params).filter((v): v is ObjectNode => v.kind === 'object');
-  if (all.length < 2 || all.length > MAX_ALTERNATIVES) return [s];
+export function expandAlternatives(s: RequestSite, roots: ObjectNode[] = [s.params]): RequestSite[] {
+  const all = roots.flatMap((r) => variants(r)).filter((v): v is ObjectNode => v.kind === 'object');
+  if (all.length < 2 || all.length > MAX_ALTERNATIVES) return roots.length === 1 ? [s] : [];
   const fn = s.enclosingFunction;
   return all.map((params, index) => {
     const site: RequestSite = { ...s, range: { ...s.range }, nameRange: { ...s.nameRange }, params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
@@ -212,4 +213,10 @@ export function forwardedCopy(s: RequestSite, call: { range: { start: number; en
   if (branch) f.branch = branch;
   else delete f.branch;
   return f;
+}
+
+/** A flowed request value as its object alternatives (one when it has none), or undefined when any is not an object. */
+export function objectAlternatives(v: VNode): ObjectNode[] | undefined {
+  const alts = alternativesOf(v) ?? [v];
+  return alts.every((a) => a.kind === 'object') ? (alts as ObjectNode[]) : undefined;
 }
