@@ -252,7 +252,11 @@ export function mutatedLater(name: string, text: string, host: 'js' | 'python', 
 export function markMutatedLater(v: VNode, name: string, rest: string, host: 'js' | 'python'): VNode {
   if ((v.kind !== 'object' && v.kind !== 'array') || !mutatedLater(name, rest, host)) return v;
   v.complete = false;
-  if (!mutatedLater(name, rest, host, true)) return v;
+  return mutatedLater(name, rest, host, true) ? markIncomplete(v) : v;
+}
+
+/** Mark a map/list and every map/list inside it incomplete (something may add to any of them). */
+export function markIncomplete(v: VNode): VNode {
   const stack: VNode[] = [v];
   for (let n = stack.pop(); n; n = stack.pop()) {
     if (n.kind === 'object') stack.push(...n.properties.map((p) => p.value));

@@ -4,7 +4,7 @@
  */
 import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
-import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
+import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
 import { concatStrings, decodePython } from './strings';
 import { maxRef, shiftSite } from './remap';
@@ -510,6 +510,7 @@ class PyExtractor {
     if (params.kind !== 'object') return undefined;
     const api = inferApi(params);
     if (!api) return undefined;
+    this.markHolderMutated(a.rhs, params);
     const site: RequestSite = {
       api,
       apiSource: 'inferred',
@@ -526,16 +527,61 @@ class PyExtractor {
     return site;
   }
 
+  /**
+   * The local name a dict inside a function is bound to (`p = {...}`, `self.p = {...}`, also nested: `ops = {'bump':
+   * {...}}`), with the outermost literal holding it and its function. Undefined for a dict no name holds (returned, an
+   * expression statement).
+   */
+  private holderOf(n: TNode): { name: string; top: TNode; fn: Fn } | undefined {
+    const fn = this.enclosing(n.startIndex);
+    if (!fn) return undefined;
+    let top = n;
+    for (let p = n.parent; p && (p.type === 'pair' || p.type === 'dictionary' || p.type === 'list' || p.type === 'tuple' || p.type === 'parenthesized_expression' || p.type === 'conditional_expression'); p = p.parent) if (p.type !== 'pair') top = p;
+    const holder = top.parent;
+    if (holder?.type !== 'assignment' || holder.childForFieldName('right')?.startIndex !== top.startIndex) return undefined;
+    const left = holder.childForFieldName('left');
+    if (!left || (left.type !== 'identifier' && left.type !== 'attribute')) return undefined;
+    return { name: this.src(left), top, fn };
+  }
+
+  /** Whether the held name is mentioned in the arguments of a call after the dict (`table.update_item(**p)`, `run(p)`): then that call's business. */
+  private passedOn(h: { name: string; top: TNode; fn: Fn }): boolean {
+    const fnNode = this.fnNodes.get(h.fn);
+    const mention = new RegExp(`(?<![\\w.])${h.name.replace(/\./g, '\\.')}(?!\\w)`);
+    if (!fnNode || !mention.test(this.text.slice(h.top.endIndex, h.fn.range.end))) return false;
+    return fnNode.descendantsOfType('argument_list').some((a) => !!a && a.startIndex >= h.top.endIndex && mention.test(this.src(a)));
+  }
+
+  /**
+   * A dict held by a name that the function changes afterwards (`p['ExpressionAttributeValues'] = ...`,
+   * `p.update(...)`, `ops['bump']['X'] = ...`) is not the whole request: marked incomplete (nested: every map in it), so
+   * what the change may add is unknown, never missing. A returned dict or one held by nothing is taken as written.
+   */
+  private markHolderMutated(n: TNode, params: VNode, h = this.holderOf(n)): void {
+    if (!h) return;
+    const rest = this.text.slice(h.top.endIndex, h.fn.range.end);
+    if (!mutatedLater(h.name, rest, 'python')) return;
+    if (h.top === n) markMutatedLater(params, h.name, rest, 'python');
+    else markIncomplete(params);
+  }
+
   /** A dict literal that is a request by its shape alone (`shapeApi`) and that no call took. */
   private shapeSite(n: TNode): RequestSite | undefined {
+    // Never in a call's arguments (the call's business); inside a function, one a call reached through data flow is
+    // dropped as held by that call's site (`dropHeldShapes`).
     if (this.consumed.has(n.startIndex) || inCallArguments(n)) return undefined;
-    // Only outside functions: inside one, a dict is built for a call (returned, bound, appended), the data flow's business.
-    if (this.enclosing(n.startIndex)) return undefined;
+    // One action of a transaction built elsewhere (`{"Update": {...}}` in a function): not a request sent on its own.
+    const key = n.parent?.type === 'pair' ? n.parent.childForFieldName('key') : undefined;
+    if (key && this.enclosing(n.startIndex) && /^[rRbBuU]*(['"])(Put|Update|Delete|ConditionCheck|Get)\1$/.test(this.src(key))) return undefined;
     this.flowBudget = FLOW_BUDGET;
     const params = this.value(n, 0, 0);
     if (params.kind !== 'object') return undefined;
     const api = shapeApi(params);
     if (!api) return undefined;
+    // Held by a name passed to a call (one we know took it through data flow, or one we cannot read): that call's.
+    const h = this.holderOf(n);
+    if (h && this.passedOn(h)) return undefined;
+    this.markHolderMutated(n, params, h);
     const style = inferStyle(params, 'low-level');
     const p = n.parent;
     const named = p?.type === 'pair' ? p.childForFieldName('key') : p?.type === 'assignment' ? p.childForFieldName('left') : undefined;
@@ -697,6 +743,8 @@ class PyExtractor {
           return v.kind === 'array' ? { kind: 'push', items: v.items, complete: v.complete, ...(v.samples ? { samples: v.samples } : {}) } : undefined;
         }
         if (mentions(r)) return undefined;
+        // A dict the flow read for the name is that request's, even on a path that returns before the use.
+        if (r.type === 'dictionary') this.consumed.add(r.startIndex);
         return { state: flatten([this.value(r, depth, hops)]) };
       }
       const path = this.pyPath(l, f);

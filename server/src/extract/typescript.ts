@@ -4,7 +4,7 @@
  */
 import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop } from './model';
-import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markMutatedLater, mutatedLater } from './infer';
+import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, concatStrings, decodeJs } from './strings';
 import { utf8Length } from '../expression/lexer';
 import { maxRef, shiftSite } from './remap';
@@ -121,6 +121,15 @@ function hasShapeKey(o: ts.ObjectLiteralExpression): boolean {
   }
   return false;
 }
+
+/**
+ * The value of a transaction entry's action key (`{ Update: {...} }`): one action of a transaction built elsewhere, not
+ * a request sent on its own; inside a function such a literal is no request by shape (its transaction is unknown).
+ */
+function isTransactionAction(parent: ts.Node): boolean {
+  return ts.isPropertyAssignment(parent) && (ts.isIdentifier(parent.name) || ts.isStringLiteral(parent.name)) && TRANSACTION_ACTIONS.has(parent.name.text);
+}
+const TRANSACTION_ACTIONS = new Set(['Put', 'Update', 'Delete', 'ConditionCheck', 'Get']);
 
 /** Names visible to every statement: imports, module-level declarations, clients, which SDKs the file uses. */
 interface Env {
@@ -268,7 +277,7 @@ class UnitExtractor {
     const stmt = this.unit.stmt!;
     const outers = ts.isVariableStatement(stmt) ? stmt.declarationList.declarations.map((d) => d.initializer && unwrap(d.initializer)).filter((e): e is ts.Expression => !!e && ts.isObjectLiteralExpression(e)) : [];
     for (const c of this.shapes) {
-      const outer = outers.find((o) => o.pos <= c.node.pos && c.node.end <= o.end);
+      const outer = c.fn ? undefined : outers.find((o) => o.pos <= c.node.pos && c.node.end <= o.end);
       if (outer) this.deferred.push({ ...c, shape: { outer } });
       else {
         const s = this.candidate(c, this.consumed);
@@ -367,6 +376,7 @@ class UnitExtractor {
     if (consumed.has(lit)) return undefined;
     const u = this.unit;
     const params = this.value(lit, u, 0, 0) as ObjectNode;
+    if (c.fn) this.markHolderMutated(lit, params);
     const info = n.type ? this.typeInfo(n.type) : undefined;
     if (info) return this.site(info.api, 'call', info.style, info.sdk, lit, n.type!, params, c.fn);
     const api = inferApi(params);
@@ -385,12 +395,76 @@ class UnitExtractor {
     if (params.kind !== 'object') return undefined;
     const api = shapeApi(params);
     if (!api) return undefined;
+    if (c.fn) {
+      // Held by a name passed to a call (one we know took it through data flow, or one we cannot read): that call's.
+      const h = this.holderOf(lit);
+      if (h && this.passedOn(h)) return undefined;
+      this.markHolderMutated(lit, params, h);
+    }
     const style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
     const v2 = !this.usesV3;
     const sdk = style === 'document' ? (v2 ? 'sdk-v2-doc' : 'sdk-v3-lib') : v2 ? 'sdk-v2' : 'sdk-v3';
     const s = this.site(api, 'inferred', style, sdk, lit, c.name ?? lit.properties[0].name ?? lit, params, c.fn);
     shapeSites.add(s);
     return s;
+  }
+
+  /**
+   * The local name a literal inside a function is bound to (`const p = {...}`, `p = {...}`, `this.p = {...}`, also
+   * nested: `const ops = { bump: {...} }`), with the outermost literal holding it and the text after that up to the end
+   * of the enclosing function (`block`). Undefined for a literal no name holds (returned, an arrow's body, an expression statement).
+   */
+  private holderOf(lit: ts.Node): { name: string; rest: string; restPos: number; block: ts.Node; nested: boolean } | undefined {
+    // Descend from the statement to the literal, remembering the innermost function and the outermost literal chain.
+    let block: ts.Node = this.unit.stmt!;
+    let holder: ts.Node | undefined;
+    let top: ts.Node | undefined;
+    const literalish = (k: ts.Node) => ts.isObjectLiteralExpression(k) || ts.isArrayLiteralExpression(k) || ts.isPropertyAssignment(k) || ts.isParenthesizedExpression(k) || ts.isAsExpression(k) || ts.isSatisfiesExpression(k) || ts.isNonNullExpression(k) || ts.isConditionalExpression(k);
+    for (let n: ts.Node | undefined = this.unit.stmt!; n && n !== lit; ) {
+      let next: ts.Node | undefined;
+      ts.forEachChild(n, (k) => {
+        if (!next && k.pos <= lit.pos && lit.end <= k.end) next = k;
+      });
+      if (!next) return undefined;
+      if (literalish(next)) top ??= next;
+      else {
+        top = undefined;
+        holder = next;
+        if (FUNCTION_KINDS.has(next.kind)) block = next;
+      }
+      n = next;
+    }
+    top ??= lit;
+    let name: string | undefined;
+    if (holder && ts.isVariableDeclaration(holder) && holder.initializer && ts.isIdentifier(holder.name)) name = holder.name.text;
+    else if (holder && ts.isBinaryExpression(holder) && holder.operatorToken.kind === K.EqualsToken && holder.right.pos <= top.pos) name = dotted(holder.left)?.join('.');
+    return name ? { name, rest: this.unit.sf.text.slice(top.end, block.end), restPos: top.end, block, nested: top !== lit } : undefined;
+  }
+
+  /** Whether the held name is mentioned in the arguments of a call after the literal (`send(new UpdateCommand(p))`, `run(p)`): then that call's business. */
+  private passedOn(h: { name: string; restPos: number; block: ts.Node }): boolean {
+    const text = this.unit.sf.text;
+    const mention = new RegExp(`(?<![\\w$.])${h.name.replace(/[$.]/g, '\\$&')}(?![\\w$])`);
+    if (!mention.test(text.slice(h.restPos, h.block.end))) return false;
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found || n.end <= h.restPos) return;
+      if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && n.arguments?.some((a) => a.end > h.restPos && mention.test(text.slice(a.pos, a.end)))) found = true;
+      else ts.forEachChild(n, visit);
+    };
+    visit(h.block);
+    return found;
+  }
+
+  /**
+   * A literal held by a name that the function changes afterwards (`p.ExpressionAttributeValues = ...`,
+   * `Object.assign(p, ...)`, `ops.bump.X = ...`) is not the whole request: marked incomplete (nested: every map in it),
+   * so what the change may add is unknown, never missing. A returned literal or one held by nothing is taken as written.
+   */
+  private markHolderMutated(lit: ts.Node, params: VNode, h = this.holderOf(lit)): void {
+    if (!h || !mutatedLater(h.name, h.rest, 'js')) return;
+    if (h.nested) markIncomplete(params);
+    else markMutatedLater(params, h.name, h.rest, 'js');
   }
 
   /* ---------------------------------------------------------------------------------------------------------------- */
@@ -489,8 +563,9 @@ class UnitExtractor {
           break;
         }
         case K.ObjectLiteralExpression:
-          // Only outside functions: inside one, a literal is built for a call (returned, bound, pushed), the data flow's business.
-          if (!inArg && !fn && hasShapeKey(n as ts.ObjectLiteralExpression)) {
+          // Never in a call's arguments (the call's business); inside a function, one a call reached through data flow is
+          // dropped as held by that call's site (`dropHeldShapes`).
+          if (!inArg && hasShapeKey(n as ts.ObjectLiteralExpression) && !(fn && parent && isTransactionAction(parent))) {
             const named = parent && (ts.isPropertyAssignment(parent) || ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent)) ? parent.name : undefined;
             this.shapes.push({ node: n, fn, shape: {}, ...(named ? { name: named } : {}) });
           }
@@ -922,6 +997,8 @@ class UnitExtractor {
           return items ? applyAll(s, items) : undefined;
         }
         if (f.mention.test(u.sf.text.slice(r.pos, r.end))) return undefined;
+        // A literal the flow read for the name is that request's, even on a path that returns before the use.
+        if (ts.isObjectLiteralExpression(r)) this.consumed.add(r);
         return flatten([this.value(r, u, f.depth + 1, f.hops + 1)]);
       }
       if (op) return applyAll(s, op);

@@ -5,7 +5,12 @@ import { DOCS_BASE, Finding, Rule, Severity } from './types';
 
 const id = 'separate-child-and-counter-writes';
 
-const scopeOf = (s: RequestSite) => (s.enclosingFunction ? `${s.enclosingFunction.range.start}:${s.enclosingFunction.range.end}` : undefined);
+/**
+ * The function whose calls a site is compared with. A literal read by its shape or by its fields that no call took (a
+ * config map, a builder's returned literal: `apiSource` inferred and not forwarded) is not known to be sent at all,
+ * so it is in no pair.
+ */
+const scopeOf = (s: RequestSite) => (s.enclosingFunction && (s.apiSource === 'call' || s.forwarded) ? `${s.enclosingFunction.range.start}:${s.enclosingFunction.range.end}` : undefined);
 
 const countersOfSite = new WeakMap<RequestSite, CounterAction[]>();
 

@@ -134,6 +134,8 @@ const handlers = {
     "items.push({ Delete: { TableName: TABLE, Key: { id: 6 } } });",
     'await this.putRow(7);',
     "const cfg = { go: { Key: { id: 8 }, UpdateExpression: 'SET g = :g' } };",
+    "const built = { Key: { id: 9 }, UpdateExpression: 'SET h = :h' }; built.ExpressionAttributeValues = { ':h': 1 };",
+    "let held = { Key: { id: 10 }, UpdateExpression: 'SET #r = :r' }; await run(held);",
   ],
   strings: [' x', ', #y = :y', ' + ', '#', 'é', 'ADD', ' :'],
   maxReparsed: 2,
@@ -184,6 +186,8 @@ OPS = {
     'x = 1',
     '# a comment',
     'cfg = {"go": {"Key": {"id": 8}, "UpdateExpression": "SET g = :g"}}',
+    'built = {"Key": {"id": 9}, "UpdateExpression": "SET h = :h"}; built["ExpressionAttributeValues"] = {":h": 1}',
+    'held = {"Key": {"id": 10}, "UpdateExpression": "SET #r = :r"}; run(held)',
   ],
   strings: [' x', ', #y = :y', '#', 'é', 'ADD'],
   // The statement edited, plus module-level assignments and imports (always re-queried).

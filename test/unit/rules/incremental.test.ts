@@ -84,6 +84,9 @@ const unusedHere = 1; // dynalint-disable-line unknown-rule-id
     "await doc.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'SK = :s', ExpressionAttributeValues: { ':s': 'x' } }));",
     "await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: 'b', SK: 'S' }, UpdateExpression: RESERVED, ExpressionAttributeValues: { ':s': 'z' } }));",
     'const t = 1;',
+    // Requests by shape inside a function (issue 13): a config map entry, one completed later.
+    "const cfg = { go: { TableName: TABLE, Key: { PK: 'c' }, UpdateExpression: 'SET name = :n', ExpressionAttributeValues: { ':n': 1, ':u': 2 } } };",
+    "let built = { Key: { PK: 'd' }, UpdateExpression: 'SET #x = :x' }; built.ExpressionAttributeNames = { '#x': 'x' };",
   ],
   strings: [' x', ', size = :z', ' + ', '#', 'ADD', ' :', ' = count'],
 };
@@ -119,6 +122,8 @@ def handler(event, context):
     'from decimal import Decimal',
     '# dynalint-disable-next-line add-on-non-number',
     'x = 1',
+    'cfg = {"go": {"Key": {"PK": "c"}, "UpdateExpression": "SET name = :n", "ExpressionAttributeValues": {":n": 1, ":u": 2}}}',
+    'built = {"Key": {"PK": "d"}, "UpdateExpression": "SET #x = :x"}; built["ExpressionAttributeNames"] = {"#x": "x"}',
   ],
   strings: [' x', ', size = :z', '#', 'ADD', ' :'],
 };
