@@ -16,7 +16,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createDocumentExtractor, extract, initParsers, languageIdForPath, type RequestSite } from '../../../server/src/extract';
+import { createDocumentExtractor, ensureParser, extract, initParsers, languageIdForPath, type RequestSite } from '../../../server/src/extract';
 import { DEFAULT_SETTINGS } from '../../../server/src/protocol/settings';
 import { runRules } from '../../../server/src/rules';
 import { applyEdits } from '../../../server/src/rules/edit';
@@ -24,6 +24,9 @@ import type { Finding } from '../../../server/src/rules/types';
 import { DynalintService } from '../../../server/src/service';
 
 const DIR = join(__dirname, '..', '..', 'fixtures', 'realworld');
+
+/** Python's grammar and the Go and Java ones (loaded on first use by an editor; a test loads them up front). */
+const loadParsers = () => Promise.all([initParsers(), ensureParser('go'), ensureParser('java')]);
 
 interface Scenario {
   file: string;
@@ -89,7 +92,7 @@ function cuts(text: string, seed: number, random = 120): number[] {
 }
 
 describe('real-world files, end to end', function () {
-  before(() => initParsers());
+  before(() => loadParsers());
 
   it('the fixture folder holds the scenarios (every header well formed)', () => {
     const all = FILES.map(scenario);
@@ -183,7 +186,7 @@ describe('real-world files, end to end', function () {
 });
 
 describe('real-world files, cut and typed', function () {
-  before(() => initParsers());
+  before(() => loadParsers());
 
   FILES.forEach((file, n) => {
     it(`${file}: every sampled prefix answers, and keeps the complete requests before the cut`, () => {
