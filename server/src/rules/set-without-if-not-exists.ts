@@ -103,6 +103,8 @@ class PutIndex {
   private readonly all: PutSummary[] = [];
   private readonly answers = new Map<string, PutSummary | null>();
   private readonly byObject = new WeakMap<CounterItem, PutSummary | null>();
+  /** Answers of `added` alone (for questions the previous index answered no), per signature. */
+  private readonly addedAnswers = new Map<string, PutSummary | null>();
   /** The index this one replaced (one generation only), the Puts it did not have and the ones this one has. */
   private previous: PutIndex | undefined;
   private added: PutSummary[] = [];
@@ -140,9 +142,14 @@ class PutIndex {
     let hit = this.byObject.get(c);
     if (hit !== undefined) return hit !== null;
     const old = this.previous?.byObject.get(c);
-    if (old !== undefined && (old === null || this.present!.has(old))) hit = old ?? this.search(c, this.added);
-    else {
-      const sig = JSON.stringify(c);
+    if (old !== undefined && old !== null && this.present!.has(old)) hit = old;
+    else if (old === null) {
+      // Many updates share one signature: the new Puts are searched once per signature.
+      const sig = signature(c);
+      hit = this.addedAnswers.get(sig);
+      if (hit === undefined) this.addedAnswers.set(sig, (hit = this.search(c, this.added)));
+    } else {
+      const sig = signature(c);
       hit = this.answers.get(sig);
       if (hit === undefined) this.answers.set(sig, (hit = this.search(c, this.all)));
     }
@@ -169,6 +176,14 @@ class PutIndex {
       }) ?? null
     );
   }
+}
+
+/** A CounterItem's contents as a string (it never changes: one per object). */
+const signatures = new WeakMap<CounterItem, string>();
+function signature(c: CounterItem): string {
+  let sig = signatures.get(c);
+  if (sig === undefined) signatures.set(c, (sig = JSON.stringify(c)));
+  return sig;
 }
 
 const indexes = new WeakMap<readonly RequestSite[], { text: string; index: PutIndex }>();
