@@ -116,6 +116,11 @@ class PlainString implements StringNode {
   }
 }
 
+/** The document offset of a plain string's first char (its chars are `base + i`), or undefined for any other string. */
+export function plainBase(s: StringNode): number | undefined {
+  return s instanceof PlainString ? s.base : undefined;
+}
+
 export function plain(raw: string, base: number, range: Range): StringNode {
   return new PlainString(raw, base, range);
 }

@@ -50,6 +50,8 @@ interface SiteEntry {
   /** The site's findings, per rule that has any (its index in the run's site rules), in current offsets. */
   findings: [number, SiteFinding[]][];
   windows: Window[];
+  /** The largest offset the findings mention (-1 without findings): an edit after it leaves them as they are. */
+  last: number;
 }
 
 /** What the last run did, for tests and the bench. */
@@ -154,7 +156,7 @@ export class RuleCache {
       });
       stats.computed++;
       if (volatile) stats.volatile++;
-      else next.set(site, { findings, windows: windowsOf(text, site, findings) });
+      else next.set(site, { findings, windows: windowsOf(text, site, findings), last: lastOffset(findings) });
       emit(findings);
     }
     this.entries = next;
@@ -200,9 +202,24 @@ function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
         w.end += diff;
       }
     }
+    // Findings about text before the edit (a shared constant at the top of the file) stay the same objects.
+    if (entry.last < span.oldEnd) continue;
     entry.findings = entry.findings.map(([k, list]) => [k, list.map((f) => shiftFinding(f, span.oldEnd, diff))]);
+    entry.last += diff;
   }
   return true;
+}
+
+/** The largest offset findings mention (ranges, related ranges, fix edits); -1 for none. */
+function lastOffset(findings: [number, SiteFinding[]][]): number {
+  let m = -1;
+  for (const [, list] of findings)
+    for (const f of list) {
+      m = Math.max(m, f.range.end);
+      for (const x of f.related ?? []) m = Math.max(m, x.range.end);
+      for (const fix of f.fixes ?? []) for (const e of fix.edits) m = Math.max(m, e.range.end);
+    }
+  return m;
 }
 
 /** A finding with ranges of its own (shared with nothing the extractor moves). */

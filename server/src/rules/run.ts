@@ -4,6 +4,7 @@
  */
 import type { RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
+import { agreeingOnAlternatives } from './alternatives';
 import { withLineBreaks } from './edit';
 import type { RuleCache } from './incremental';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
@@ -50,11 +51,16 @@ function dropSuperseded(findings: Finding[]): Finding[] {
  * request using it (the first copy's fixes are kept; expression fixes on shared source cover every request).
  */
 function dedupe(findings: Finding[]): Finding[] {
-  const seen = new Set<string>();
+  // By start offset first (no key string per finding: a constant shared by hundreds of requests gives as many copies).
+  const seen = new Map<number, Finding[]>();
   return findings.filter((f) => {
-    const key = `${f.ruleId}\u0000${f.range.start}\u0000${f.range.end}\u0000${f.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const at = seen.get(f.range.start);
+    if (!at) {
+      seen.set(f.range.start, [f]);
+      return true;
+    }
+    if (at.some((g) => g.range.end === f.range.end && g.ruleId === f.ruleId && g.message === f.message)) return false;
+    at.push(f);
     return true;
   });
 }
@@ -149,7 +155,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     }
     if (timings) timings.set(rule.id, (timings.get(rule.id) ?? 0) + performance.now() - t0);
   }
-  let kept = withConsistentFixes(text, sites, dedupe(dropSuperseded(findings)));
+  let kept = agreeingOnAlternatives(text, ctx, active, withConsistentFixes(text, sites, dedupe(dropSuperseded(findings))));
   try {
     const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled);
     kept = r.kept;

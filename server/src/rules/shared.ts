@@ -5,6 +5,7 @@
  */
 import { Range, RequestSite, StringNode, VNode, prop } from '../extract/model';
 import type { Operation } from '../extract/operations';
+import { plainBase } from '../extract/strings';
 import { operations } from './analysis';
 import type { Fix, TextEdit } from './types';
 
@@ -148,7 +149,6 @@ class Lazy implements SharedSource {
     const end = Math.max(range.end, range.start + 1);
     for (const site of this.sites)
       for (const o of outsideOf(site)) {
-        if (out.has(o.op)) continue;
         const n = o.node;
         if (n.kind !== 'string') {
           if (range.start < n.range.end && n.range.start < end) out.add(o.op);
@@ -156,6 +156,17 @@ class Lazy implements SharedSource {
         }
         // A plain literal's characters lie within its range; a joined one's may be anywhere.
         if (!n.ends && (n.range.end < range.start || n.range.start >= end)) continue;
+        if (out.has(o.op)) continue;
+        const base = plainBase(n);
+        if (base !== undefined) {
+          // Chars at base + i: only those inside the range are looked at (no offsets array built).
+          for (let at = Math.max(range.start, base), last = Math.min(end, base + n.value.length); at < last; at++)
+            if (!insideOperation(o.op, { start: at, end: at })) {
+              out.add(o.op);
+              break;
+            }
+          continue;
+        }
         const offsets = n.offsets;
         for (let i = 0; i < n.value.length; i++) {
           const at = offsets[i];
