@@ -1,8 +1,9 @@
 /**
  * The `@aws-appsync/utils/dynamodb` helpers of APPSYNC_JS resolvers read as the DynamoDB request the runtime sends:
  * `update({ key, update: { n: operations.increment(1), title: 'x', old: operations.remove() }, condition })`,
- * `put({ key, item, condition })`, `remove({ key, condition })`, through named imports (aliases too) or a namespace
- * import (`ddb.update`, `ddb.operations.increment`).
+ * `put({ key, item, condition })`, `remove({ key, condition })`, `transactWrite({ items: [{ putItem: { table, key, item,
+ * condition } }, { updateItem }, { deleteItem }, { conditionCheck }] })`, through named imports (aliases too) or a
+ * namespace import (`ddb.update`, `ddb.operations.increment`).
  *
  * What the helpers build is not in any public source: the npm package (2.x) ships types only (its
  * `lib/dynamodb-helpers.js` is empty) and the runtime is AppSync's. So only what the documented contract fixes is read,
@@ -30,7 +31,9 @@ import type { Api, ObjectNode, Property, Range, StringNode, VNode } from './mode
 export { APPSYNC_HELPER_SDK } from './appsync-shape';
 
 const MODULE = '@aws-appsync/utils/dynamodb';
-const HELPERS: Record<string, Api> = { update: 'UpdateItem', put: 'PutItem', remove: 'DeleteItem' };
+const HELPERS: Record<string, Api> = { update: 'UpdateItem', put: 'PutItem', remove: 'DeleteItem', transactWrite: 'TransactWriteItems' };
+/** `transactWrite` items: the helper each entry kind is read as, and the kind in DynamoDB's `TransactItems`. */
+const TRANSACT: Record<string, [helper: string, kind: string]> = { putItem: ['put', 'Put'], updateItem: ['update', 'Update'], deleteItem: ['remove', 'Delete'], conditionCheck: ['conditionCheck', 'ConditionCheck'] };
 
 /** How the file names the helpers: local name -> helper, the namespace names, the local names of `operations`. */
 export interface HelperImports {
@@ -258,12 +261,53 @@ function append(into: Expr, from: Expr): void {
 }
 
 /**
- * The DynamoDB parameters of a helper call (`update`/`put`/`remove` with an object literal argument), or undefined when
- * the argument is not a literal (the request is then unknown: no site).
+ * The DynamoDB parameters of a helper call (`update`/`put`/`remove`/`transactWrite` with an object literal argument),
+ * or undefined when the argument is not a literal (the request is then unknown: no site).
  */
 export function helperRequest(r: HelperReader, call: ts.CallExpression, helper: string, imp: HelperImports): ObjectNode | undefined {
   const arg = call.arguments[0] && strip(call.arguments[0]);
   if (!arg || !ts.isObjectLiteralExpression(arg) || call.arguments.length !== 1) return undefined;
+  return helper === 'transactWrite' ? transaction(r, arg, imp) : params(r, arg, helper, imp, false);
+}
+
+/** `transactWrite({ items: [{ putItem: {...} }, { updateItem: {...} }, ...] })` as `TransactItems`. */
+function transaction(r: HelperReader, arg: ts.ObjectLiteralExpression, imp: HelperImports): ObjectNode {
+  const list = entries(r, arg);
+  const out: ObjectNode = { kind: 'object', properties: [], complete: !!list, range: r.range(arg) };
+  for (const { key, node, value } of list ?? []) {
+    const v = strip(value);
+    if (key !== 'items') {
+      out.complete = false;
+      continue;
+    }
+    const keyRange = ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node) ? r.range(node.name) : r.range(node);
+    if (!ts.isArrayLiteralExpression(v)) {
+      out.properties.push({ key: 'TransactItems', keyRange, value: { kind: 'unknown', range: r.range(v) }, range: r.range(node) });
+      continue;
+    }
+    const items: VNode[] = [];
+    let complete = true;
+    for (const el of v.elements) {
+      const e = strip(el as ts.Expression);
+      const only = ts.isObjectLiteralExpression(e) ? entries(r, e) : undefined;
+      const kind = only?.length === 1 ? TRANSACT[only[0].key] : undefined;
+      const body = kind && strip(only![0].value);
+      if (!kind || !body || !ts.isObjectLiteralExpression(body)) {
+        complete = false;
+        if (!ts.isSpreadElement(el) && !ts.isOmittedExpression(el)) items.push({ kind: 'unknown', range: r.range(el) });
+        continue;
+      }
+      const entry = only![0].node;
+      const name = ts.isPropertyAssignment(entry) ? r.range(entry.name) : r.range(entry);
+      items.push({ kind: 'object', properties: [{ key: kind[1], keyRange: name, value: params(r, body, kind[0], imp, true), range: r.range(entry) }], complete: true, range: r.range(e) });
+    }
+    out.properties.push({ key: 'TransactItems', keyRange, value: { kind: 'array', items, complete, range: r.range(v) }, range: r.range(node) });
+  }
+  return out;
+}
+
+/** One request's parameters from a helper's argument (`inTransaction`: an item of `transactWrite`, with its `table`). */
+function params(r: HelperReader, arg: ts.ObjectLiteralExpression, helper: string, imp: HelperImports, inTransaction: boolean): ObjectNode {
   const list = entries(r, arg);
   const out: ObjectNode = { kind: 'object', properties: [], complete: !!list, range: r.range(arg) };
   if (!list) return out;
@@ -297,6 +341,10 @@ export function helperRequest(r: HelperReader, call: ts.CallExpression, helper: 
         out.properties.push({ key: 'ConditionExpression', keyRange, value: e ? e.node(r.range(v)) : { kind: 'unknown', range: r.range(v) }, range });
         break;
       }
+      case 'table':
+        if (inTransaction) out.properties.push({ key: 'TableName', keyRange, value: r.value(value), range });
+        else out.complete = false;
+        break;
       case 'customPartitionKey':
       case 'populateIndexFields':
       case '_version':

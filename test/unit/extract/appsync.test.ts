@@ -230,6 +230,36 @@ export const sets = (ctx) => update({ key: { id: ctx.args.id }, update: { tags: 
       assert.deepEqual(findings.flatMap((f) => f.fixes ?? []), []);
     });
 
+    it('transactWrite: items as TransactItems (Put/Update/Delete/ConditionCheck with their table); an unguarded Put next to ADD is reported, no fix', () => {
+      const text = `import * as ddb from '@aws-appsync/utils/dynamodb';
+export const like = (ctx) => ddb.transactWrite({
+  items: [
+    { putItem: { table: 'Likes', key: { postId: ctx.args.postId, userId: ctx.identity.sub }, item: { at: 1 } } },
+    { updateItem: { table: 'Posts', key: { id: ctx.args.postId }, update: { likes: ddb.operations.increment(1) } } },
+    { deleteItem: { table: 'Drafts', key: { id: ctx.args.postId } } },
+    { conditionCheck: { table: 'Users', key: { id: ctx.identity.sub }, condition: { banned: { ne: true } } } },
+  ],
+});
+export const built = (ctx) => ddb.transactWrite({ items: [...ctx.stash.items, { updateItem: { table: 'Posts', key: { id: 1 }, update: { n: ddb.operations.increment(1) } } }] });
+`;
+      const { sites, findings } = lint(text);
+      assert.deepEqual(sites.map((s) => s.api), ['TransactWriteItems', 'TransactWriteItems']);
+      const items = prop(sites[0].params, 'TransactItems');
+      const entries = items?.kind === 'array' ? items.items : [];
+      assert.deepEqual(entries.map((e) => (e.kind === 'object' ? [e.properties[0].key, text.slice(e.properties[0].keyRange.start, e.properties[0].keyRange.end), (prop(e.properties[0].value, 'TableName') as StringNode).value] : [])), [
+        ['Put', 'putItem', 'Likes'],
+        ['Update', 'updateItem', 'Posts'],
+        ['Delete', 'deleteItem', 'Drafts'],
+        ['ConditionCheck', 'conditionCheck', 'Users'],
+      ]);
+      assert.equal(expr(entries[3].kind === 'object' ? ({ params: entries[3].properties[0].value } as RequestSite) : sites[0], 'ConditionExpression'), '#banned <> :banned');
+      // Items spread in from elsewhere: the list is incomplete, and list-level rules stay silent.
+      const built = prop(sites[1].params, 'TransactItems');
+      assert.equal(built?.kind === 'array' && built.complete, false);
+      assert.deepEqual(shown(text, findings), ['unguarded-add-in-transaction putItem']);
+      assert.deepEqual(findings.flatMap((f) => f.fixes ?? []), []);
+    });
+
     it('unknown means silent: no import, a shadowing local, an argument that is not a literal', () => {
       const noImport = `export function request(ctx) { return update({ key: { id: 1 }, update: { n: operations.decrement(1) } }); }`;
       assert.deepEqual(extract(noImport, 'javascript').sites, []);
