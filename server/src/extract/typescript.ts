@@ -1616,7 +1616,7 @@ function continuesPrevious(text: string, from = 0): boolean {
 const STATEMENT_LINE = /\n(?=(?:export|function|async function|const|let|var|class|interface|type|enum|declare|abstract|module\.exports|exports\.)[\s.=({<*]|import[\s{*'"])/g;
 
 /** Characters per chunk of a chunked full parse (the AST of one chunk at a time is alive, not the document's). */
-export const TS_CHUNK_CHARS = 128 * 1024;
+export const TS_CHUNK_CHARS = 32 * 1024;
 
 /**
  * A TypeScript/JavaScript document kept between edits. Each top-level statement is a unit with its own sites. After
