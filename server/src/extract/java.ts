@@ -27,6 +27,8 @@ const FLOW_BUDGET = 200_000;
 const MAX_FORWARD_DEPTH = 3;
 /** SDK for Java 1.x model classes built with `new X()` and `withY(...)` / `setY(...)`. */
 const V1_MODELS = /^(\w+Request|TransactWriteItem|TransactGetItem|Put|Update|Delete|ConditionCheck|Get|AttributeValue|KeysAndAttributes|WriteRequest|PutRequest|DeleteRequest)$/;
+/** SDK for Java 1.x chain calls: `withY(..)`, `addYEntry(k, v)`. */
+const V1_CALL = /^(?:with[A-Z]\w*|add[A-Z]\w*Entry)$/;
 /** Methods that only read a list, a map or a builder. */
 const READS = /^(get|size|isEmpty|contains|containsKey|containsValue|stream|toString|build|equals|hashCode|iterator|keySet|values|entrySet|getOrDefault|indexOf|copy|toBuilder)$/;
 
@@ -120,7 +122,7 @@ class JavaHost implements TreeHost {
         }
         continue;
       }
-      if (n.type === 'program' || TYPES.has(n.type) || n.type === 'class_body' || n.type === 'interface_body' || n.type === 'enum_body' || n.type === 'enum_body_declarations')
+      if (n.type === 'program' || n.type === 'ERROR' || TYPES.has(n.type) || n.type === 'class_body' || n.type === 'interface_body' || n.type === 'enum_body' || n.type === 'enum_body_declarations')
         for (const c of kids(n)) stack.push(c);
       else if (TYPES.has(n.parent?.type ?? '')) for (const c of kids(n)) stack.push(c);
     }
@@ -161,7 +163,7 @@ class JavaHost implements TreeHost {
             continue;
           }
         }
-        if (/^with[A-Z]/.test(name) && !this.inChain(n)) {
+        if (V1_CALL.test(name) && !this.inChain(n)) {
           const s = this.v1Site(n);
           if (s) {
             out.push(...expandAlternatives(s.site, s.roots));
@@ -631,7 +633,7 @@ class JavaHost implements TreeHost {
     const obj = n.childForFieldName('object');
     // `b.build()` of a local builder filled statement by statement.
     if (name === 'build' && obj?.type === 'identifier' && !args.length) return this.value(obj, depth, hops);
-    if (/^with[A-Z]/.test(name)) {
+    if (V1_CALL.test(name)) {
       const base = this.chainBase(n);
       const cls = base.type === 'object_creation_expression' && !kids(base.childForFieldName('arguments')).length ? this.creationClass(base) : undefined;
       if (cls && V1_MODELS.test(this.src(cls))) return this.v1Chain(n, this.src(cls), depth, hops);
@@ -895,7 +897,7 @@ class JavaHost implements TreeHost {
     const callee = this.callee(init).replace(/^java\.util\./, '');
     if (LIST_FACTORIES.test(callee)) return { kind: 'list' };
     const base = this.chainBase(init);
-    if (base.type === 'object_creation_expression' && /^with[A-Z]/.test(this.name(init))) {
+    if (base.type === 'object_creation_expression' && V1_CALL.test(this.name(init))) {
       const cls = this.creationClass(base);
       return cls && V1_MODELS.test(this.src(cls)) && !kids(base.childForFieldName('arguments')).length ? { kind: 'v1', cls: this.src(cls) } : undefined;
     }

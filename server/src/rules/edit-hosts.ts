@@ -25,7 +25,10 @@ export interface GoSyntax {
   missing: boolean;
 }
 
-export type JavaSyntax = Record<string, never>;
+/** `v1`: the file uses the SDK for Java 1.x (`new AttributeValue().withN(..)`, `withY(..)` request chains). */
+export interface JavaSyntax {
+  v1?: boolean;
+}
 
 function goImports(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -97,8 +100,7 @@ export function goEntryText(text: string, go: GoSyntax, obj: ObjectNode, key: st
 /* Java                                                                                                               */
 
 export function javaSyntax(text: string): JavaSyntax {
-  void text;
-  return {};
+  return /\bcom\.amazonaws\.services\.dynamodbv2\b/.test(text) && !/\bsoftware\.amazon\.awssdk\b/.test(text) ? { v1: true } : {};
 }
 
 const JAVA_AV_METHOD: Record<string, string> = { NULL: 'nul', BOOL: 'bool' };
@@ -108,6 +110,7 @@ export function javaRender(syn: HostSyntax, java: JavaSyntax, entries: [string, 
   if (isAv(entries)) {
     const [type, v] = entries[0];
     const inner = typeof v === 'object' && 'num' in v ? `"${v.num}"` : renderValue(v, render);
+    if (java.v1) return `new AttributeValue().with${type}(${inner})`;
     return `AttributeValue.builder().${JAVA_AV_METHOD[type] ?? type.toLowerCase()}(${inner}).build()`;
   }
   const pairs = entries.map(([k, v]) => [renderValue(k, render), renderValue(v, render)]);
@@ -115,13 +118,15 @@ export function javaRender(syn: HostSyntax, java: JavaSyntax, entries: [string, 
   return `Map.ofEntries(${pairs.map(([k, v]) => `Map.entry(${k}, ${v})`).join(', ')})`;
 }
 
-type JavaContainer = 'builder' | 'of' | 'ofEntries';
+type JavaContainer = 'builder' | 'v1' | 'of' | 'ofEntries';
 
 function javaContainer(text: string, obj: ObjectNode): JavaContainer | undefined {
   const src = text.slice(obj.range.start, obj.range.end);
   if (/^(?:java\s*\.\s*util\s*\.\s*)?Map\s*\.\s*ofEntries\s*\(/.test(src)) return 'ofEntries';
   if (/^(?:java\s*\.\s*util\s*\.\s*)?Map\s*\.\s*of\s*\(/.test(src)) return 'of';
   if (/\.\s*build\s*\(\s*\)$/.test(src) && /^[\w.]+\s*\.\s*builder\s*\(/.test(src)) return 'builder';
+  // SDK for Java 1.x: `new UpdateItemRequest().withTableName(..)...`.
+  if (/^new\s+[\w.]+\s*\(\s*\)\s*\.\s*with[A-Z]/.test(src) && /\)$/.test(src)) return 'v1';
   return undefined;
 }
 
@@ -130,6 +135,7 @@ const lowerFirst = (s: string) => s[0].toLowerCase() + s.slice(1);
 export function javaEntryText(text: string, obj: ObjectNode, key: string, valueText: string): string {
   const kind = javaContainer(text, obj);
   if (kind === 'builder') return `.${lowerFirst(key)}(${valueText})`;
+  if (kind === 'v1') return `.with${key}(${valueText})`;
   const k = renderValue(key, () => '');
   return kind === 'ofEntries' ? `Map.entry(${k}, ${valueText})` : `${k}, ${valueText}`;
 }
@@ -141,7 +147,7 @@ export function javaInsert(text: string, obj: ObjectNode, entries: [string, stri
   const rendered = entries.map(([k, v]) => javaEntryText(text, obj, k, v));
   const own = obj.properties.filter((p) => p.range.start >= obj.range.start && p.range.end <= obj.range.end);
   const last = own[own.length - 1];
-  const sep = kind === 'builder' ? '' : ', ';
+  const sep = kind === 'builder' || kind === 'v1' ? '' : ', ';
   if (!last) {
     if (kind === 'builder') {
       const at = obj.range.start + text.slice(obj.range.start, obj.range.end).lastIndexOf('.build');
