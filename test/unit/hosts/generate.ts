@@ -61,3 +61,92 @@ export function javaFile(lines: number): string {
   parts.push('}\n');
   return parts.join('');
 }
+
+/**
+ * Generated files of the shapes the data flow reads (robustness): per block a helper sending an ADD, callers passing
+ * `n` and `-n`, a transaction slice/list grown in a loop and on a branch, a request changed after its literal (Go) or
+ * a builder variable and an SDK 1.x chain (Java).
+ */
+export function goFlowFile(lines: number): string {
+  const head = `package likes\n\nimport (\n\t"context"\n\t"strconv"\n\n\t"github.com/aws/aws-sdk-go-v2/aws"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"\n)\n\nconst table = "Social"\n`;
+  const parts = [head];
+  let n = head.split('\n').length;
+  for (let i = 0; n < lines; i++) {
+    const f = `
+func bump${i}(ctx context.Context, c *dynamodb.Client, post string, delta int) error {
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(table),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}},
+		UpdateExpression:          aws.String("ADD likeTally :d"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: strconv.Itoa(delta)}},
+	})
+	return err
+}
+
+func unlike${i}(ctx context.Context, c *dynamodb.Client, post string, n int) error {
+	return bump${i}(ctx, c, post, -n)
+}
+
+func likeAll${i}(ctx context.Context, c *dynamodb.Client, post string, users []string, guard bool) error {
+	items := make([]types.TransactWriteItem, 0, len(users))
+	for _, u := range users {
+		put := &types.Put{TableName: aws.String(table), Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}, "SK": &types.AttributeValueMemberS{Value: u}}}
+		if guard {
+			put.ConditionExpression = aws.String("attribute_not_exists(SK)")
+		}
+		items = append(items, types.TransactWriteItem{Put: put})
+	}
+	items = append(items, types.TransactWriteItem{Update: &types.Update{TableName: aws.String(table), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}}, UpdateExpression: aws.String("ADD likeTally :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "${i}"}}}})
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: items}
+	if guard {
+		in.ClientRequestToken = aws.String(post)
+	}
+	_, err := c.TransactWriteItems(ctx, in)
+	return err
+}
+`;
+    parts.push(f);
+    n += f.split('\n').length - 1;
+  }
+  return parts.join('');
+}
+
+export function javaFlowFile(lines: number): string {
+  const parts = ['package likes;\n\nimport java.util.*;\nimport software.amazon.awssdk.services.dynamodb.model.*;\n\npublic class Likes {\n    private static final String TABLE = "Social";\n'];
+  let n = 7;
+  for (let i = 0; n < lines; i++) {
+    const f = `
+    private void bump${i}(DynamoDbClient ddb, String post, long delta) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":d", AttributeValue.builder().n(String.valueOf(delta)).build());
+        ddb.updateItem(UpdateItemRequest.builder().tableName(TABLE).key(Map.of("PK", AttributeValue.fromS(post)))
+                .updateExpression("ADD likeTally :d").expressionAttributeValues(values).build());
+    }
+
+    void unlike${i}(DynamoDbClient ddb, String post, long n) {
+        bump${i}(ddb, post, -n);
+    }
+
+    void likeAll${i}(DynamoDbClient ddb, String post, List<String> users, boolean guard) {
+        List<TransactWriteItem> items = new ArrayList<>();
+        for (String u : users) {
+            Put.Builder put = Put.builder().tableName(TABLE).item(Map.of("PK", AttributeValue.fromS(post), "SK", AttributeValue.fromS(u)));
+            if (guard) {
+                put.conditionExpression("attribute_not_exists(SK)");
+            }
+            items.add(TransactWriteItem.builder().put(put.build()).build());
+        }
+        items.add(TransactWriteItem.builder().update(Update.builder().tableName(TABLE).key(Map.of("PK", AttributeValue.fromS(post)))
+                .updateExpression("ADD likeTally :one").expressionAttributeValues(Map.of(":one", AttributeValue.fromN("${i}"))).build()).build());
+        ddb.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(items).build());
+        UpdateItemRequest legacy = new UpdateItemRequest().withTableName(TABLE).withUpdateExpression("SET seen = seen + :one");
+        legacy.setExpressionAttributeValues(Map.of(":one", new AttributeValue().withN("1")));
+        ddb.updateItem(legacy);
+    }
+`;
+    parts.push(f);
+    n += f.split('\n').length - 1;
+  }
+  parts.push('}\n');
+  return parts.join('');
+}

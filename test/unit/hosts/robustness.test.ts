@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { createDocumentExtractor, ensureParser, extract } from '../../../server/src/extract';
 import { treeParser } from '../../../server/src/extract/treehost';
-import { goFile, javaFile } from './generate';
+import { goFile, goFlowFile, javaFile, javaFlowFile } from './generate';
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -21,7 +21,7 @@ function rng(seed: number): () => number {
 
 const strip = (x: unknown) => JSON.parse(JSON.stringify(x));
 
-for (const [lang, make] of [['go', goFile], ['java', javaFile]] as const) {
+for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaFile, javaFlowFile]] as const) {
   describe(`${lang} host: robustness and incremental extraction`, () => {
     before(() => ensureParser(lang));
     const clean = (text: string) => {
@@ -31,9 +31,9 @@ for (const [lang, make] of [['go', goFile], ['java', javaFile]] as const) {
       return ok;
     };
 
-    it('random edits: the incremental result equals a fresh extraction', () => {
-      const rand = rng(lang === 'go' ? 15 : 16);
-      let text = make(120);
+    const randomEdits = (text0: string, seed: number) => {
+      const rand = rng(seed);
+      let text = text0;
       const doc = createDocumentExtractor(lang);
       doc.update(text);
       const snippets = [' ', '\n', 'x', '"', ':one', ' AND ', ')', '{', '// c\n', 'ADD n :v'];
@@ -57,6 +57,34 @@ for (const [lang, make] of [['go', goFile], ['java', javaFile]] as const) {
       }
       assert.ok(doc.stats.incremental > 100);
       assert.ok(compared > 20, `only ${compared} clean states compared`);
+      doc.dispose();
+    };
+
+    it('random edits: the incremental result equals a fresh extraction', () => randomEdits(make(120), lang === 'go' ? 15 : 16));
+
+    it('random edits in data-flow shapes (lists, helpers called with -n, builder variables): incremental equals fresh', () => {
+      const text = makeFlow(160);
+      const sites = extract(text, lang).sites;
+      // The shapes are read: forwarded helper requests, alternatives, and the decrement passed to the helper.
+      assert.ok(sites.some((s) => s.forwarded?.from));
+      assert.ok(sites.some((s) => s.alternative?.count === 2));
+      randomEdits(text, lang === 'go' ? 25 : 26);
+    });
+
+    it("an edit inside a helper re-reads its callers' forwarded requests", () => {
+      const text = makeFlow(160);
+      const doc = createDocumentExtractor(lang);
+      doc.update(text);
+      const at = text.indexOf('ADD likeTally :d');
+      const next = text.slice(0, at) + 'SET likeTally = :d' + text.slice(at + 'ADD likeTally :d'.length);
+      const got = doc.update(next, [{ start: at, end: at + 'ADD likeTally :d'.length, text: 'SET likeTally = :d' }]);
+      assert.deepEqual(strip(got.sites), strip(extract(next, lang).sites));
+      const forwarded = got.sites.filter((s) => s.forwarded?.from && s.forwarded.from.start <= at && at <= s.forwarded.from.end);
+      assert.ok(forwarded.length > 0);
+      for (const s of forwarded) {
+        const u = s.params.properties.find((p) => p.key === 'UpdateExpression')?.value;
+        assert.equal(u?.kind === 'string' && u.value, 'SET likeTally = :d');
+      }
       doc.dispose();
     });
 
