@@ -10,14 +10,14 @@ import { HostSyntax, Literal, entryText, hostSyntax, insertInString, insertPrope
 import type { TextEdit } from './types';
 
 /**
- * Whether fixes may be written for a site's request. Not for one alternative of several (data flow: the alternatives
- * share their source, so an edit right for one — removing a value only it leaves unused, adding one only it needs —
- * breaks another), nor for a request read from a repository wrapper's arguments (`this.putItem(item)`,
- * `self.update_item(update_expression=...)`: an entry would be written into the wrapper call's argument list).
+ * Whether fixes may be written for a site's request. Not for a request read from a repository wrapper's arguments
+ * (`this.putItem(item)`, `self.update_item(update_expression=...)`: an entry would be written into the wrapper call's
+ * argument list). One alternative of several (data flow) gets its fixes here; the engine keeps them only when every
+ * alternative the edits touch agrees (rules/alternatives.ts).
  */
 export function fixableSite(site: RequestSite): boolean {
   // An AppSync helper's request is built from its argument: none of its DynamoDB fields is written in the source.
-  return !(site.alternative && site.alternative.count > 1) && !site.forwarded?.wrapper && site.sdk !== APPSYNC_HELPER_SDK;
+  return !site.forwarded?.wrapper && site.sdk !== APPSYNC_HELPER_SDK;
 }
 
 export class ActionEditor {

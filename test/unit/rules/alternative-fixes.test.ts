@@ -1,0 +1,93 @@
+/**
+ * Quick fixes on alternatives from data flow (issue 13, rules/alternatives.ts): a finding on one alternative of a
+ * variable assigned in branches, or of a conditional spread, offers its fix when the edit lands in text the user wrote
+ * and every alternative the edit touches reports the same finding with the same fix; otherwise none.
+ */
+import { Case, ruleCases } from './check';
+
+const tsBranches = (a: string, b: string) =>
+  `export async function f(id: string, c: boolean) {\n  let p;\n  if (c) {\n    p = ${a};\n  } else {\n    p = ${b};\n  }\n  await doc.send(new UpdateCommand(p));\n}\n`;
+const pyBranches = (a: string, b: string) => `def f(pk, c):\n    if c:\n        p = ${a}\n    else:\n        p = ${b}\n    table.update_item(**p)\n`;
+
+const tsName = "{ TableName: 'T', Key: { id }, UpdateExpression: 'SET name = :v', ExpressionAttributeValues: { ':v': 1 } }";
+const tsOther = "{ TableName: 'T', Key: { id }, UpdateExpression: 'SET a = :v', ExpressionAttributeValues: { ':v': 1 } }";
+const tsNameFixed = "{ TableName: 'T', Key: { id }, UpdateExpression: 'SET #name = :v', ExpressionAttributeValues: { ':v': 1 }, ExpressionAttributeNames: { '#name': 'name' } }";
+// (In Python a reserved-word fix through `**params` adds a placeholder to a dict outside the call, which the shared
+// source check withholds for every request, alternatives or not: the Python cases use removals.)
+const pyUnused = "{'Key': {'pk': pk}, 'UpdateExpression': 'SET a = :v', 'ExpressionAttributeValues': {':v': 1, ':w': 2}}";
+const pyOther = "{'Key': {'pk': pk}, 'UpdateExpression': 'SET a = :v', 'ExpressionAttributeValues': {':v': 1}}";
+const pyUnusedFixed = "{'Key': {'pk': pk}, 'UpdateExpression': 'SET a = :v', 'ExpressionAttributeValues': {':v': 1}}";
+
+const tsSpread = (update: string, names: string, cond: string) =>
+  `export async function f(id: string, c: boolean) {\n  await doc.send(new UpdateCommand({ TableName: 'T', Key: { id }, UpdateExpression: '${update}', ExpressionAttributeValues: { ':v': 1 }${names}, ...(c ? { ConditionExpression: '${cond}' } : {}) }));\n}\n`;
+const pySpread = (update: string, names: string, cond: string) =>
+  `def f(pk, c):\n    p = {'Key': {'pk': pk}, 'UpdateExpression': '${update}', 'ExpressionAttributeValues': {':v': 1}${names}}\n    if c:\n        p['ConditionExpression'] = '${cond}'\n    table.update_item(**p)\n`;
+
+const reserved: Case[] = [
+  {
+    name: 'a variable assigned in branches: the reserved word is in one branch literal only, the fix edits that literal',
+    dialect: 'ts-doc',
+    code: tsBranches(tsName, tsOther),
+    expect: [{ text: 'name', fixes: [tsBranches(tsNameFixed, tsOther)] }],
+  },
+  {
+    name: 'a conditional spread: the shared expression and an existing names map, the same fix for both alternatives',
+    dialect: 'ts-doc',
+    code: tsSpread('SET status = :v', ", ExpressionAttributeNames: { '#x': 'x' }", 'attribute_exists(#x)'),
+    expect: [{ text: 'status', fixes: [tsSpread('SET #status = :v', ", ExpressionAttributeNames: { '#x': 'x', '#status': 'status' }", 'attribute_exists(#x)')] }],
+  },
+];
+ruleCases('reserved-word', reserved);
+
+ruleCases('unused-value', [
+  {
+    name: 'if/else dicts: the value unused in one dict is removed from that dict only',
+    dialect: 'py-resource',
+    code: pyBranches(pyUnused, pyOther),
+    expect: [{ text: "':w'", fixes: [pyBranches(pyUnusedFixed, pyOther)] }],
+  },
+  {
+    name: 'a variable assigned in branches: the value unused in one literal is removed from it',
+    dialect: 'ts-doc',
+    code: tsBranches(tsOther.replace("{ ':v': 1 }", "{ ':v': 1, ':w': 2 }"), tsName),
+    expect: [
+      { text: "':w'", fixes: [tsBranches(tsOther, tsName)] },
+    ],
+  },
+]);
+
+ruleCases('unused-name', [
+  {
+    name: 'a name only the conditional part uses: unused on the other alternative, its removal would break the first: no fix',
+    dialect: 'ts-doc',
+    code: tsSpread('SET a = :v', ", ExpressionAttributeNames: { '#x': 'x' }", 'attribute_exists(#x)'),
+    expect: [{ text: "'#x'" }],
+  },
+  {
+    name: 'a name only the branch condition uses: no fix',
+    dialect: 'py-resource',
+    code: pySpread('SET a = :v', ", 'ExpressionAttributeNames': {'#x': 'x'}", 'attribute_exists(#x)'),
+    expect: [{ text: "'#x'" }],
+  },
+  {
+    name: 'control: unused on every alternative, the same removal for each: the fix',
+    dialect: 'ts-doc',
+    code: tsSpread('SET a = :v', ", ExpressionAttributeNames: { '#x': 'x' }", 'attribute_exists(id)'),
+    expect: [{ text: "'#x'", fixes: [tsSpread('SET a = :v', '', 'attribute_exists(id)')] }],
+  },
+  {
+    name: 'control (Python): unused on every alternative: the fix',
+    dialect: 'py-resource',
+    code: pySpread('SET a = :v', ", 'ExpressionAttributeNames': {'#x': 'x'}", 'attribute_exists(pk)'),
+    expect: [{ text: "'#x'", fixes: [pySpread('SET a = :v', '', 'attribute_exists(pk)')] }],
+  },
+]);
+
+ruleCases('reserved-word', [
+  {
+    name: 'a new names map would be inserted at different places for the two alternatives of a conditional spread: no fix',
+    dialect: 'ts-doc',
+    code: tsSpread('SET status = :v', '', 'attribute_exists(id)'),
+    expect: [{ text: 'status' }],
+  },
+]);
