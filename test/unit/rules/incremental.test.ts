@@ -87,6 +87,8 @@ const unusedHere = 1; // dynalint-disable-line unknown-rule-id
     // Requests by shape inside a function (issue 13): a config map entry, one completed later.
     "const cfg = { go: { TableName: TABLE, Key: { PK: 'c' }, UpdateExpression: 'SET name = :n', ExpressionAttributeValues: { ':n': 1, ':u': 2 } } };",
     "let built = { Key: { PK: 'd' }, UpdateExpression: 'SET #x = :x' }; built.ExpressionAttributeNames = { '#x': 'x' };",
+    // Alternatives from data flow, with fixes the alternatives agree on and one they do not.
+    "let alt; if (t) { alt = { TableName: TABLE, Key: { PK: 'e' }, UpdateExpression: 'SET name = :n', ExpressionAttributeValues: { ':n': 1 } }; } else { alt = { TableName: TABLE, Key: { PK: 'f' }, UpdateExpression: 'SET a = :n', ExpressionAttributeValues: { ':n': 1, ':w': 2 }, ...(t ? { ConditionExpression: 'b = :w' } : {}) }; } await doc.send(new UpdateCommand(alt));",
   ],
   strings: [' x', ', size = :z', ' + ', '#', 'ADD', ' :', ' = count'],
 };
@@ -124,6 +126,7 @@ def handler(event, context):
     'x = 1',
     'cfg = {"go": {"Key": {"PK": "c"}, "UpdateExpression": "SET name = :n", "ExpressionAttributeValues": {":n": 1, ":u": 2}}}',
     'built = {"Key": {"PK": "d"}, "UpdateExpression": "SET #x = :x"}; built["ExpressionAttributeNames"] = {"#x": "x"}',
+    'alt = {"Key": {"PK": "e"}, "UpdateExpression": "SET a = :n", "ExpressionAttributeValues": {":n": 1, ":w": 2}}; alt["ConditionExpression"] = "b = :w" if x else "attribute_exists(PK)"; table.update_item(**alt)',
   ],
   strings: [' x', ', size = :z', '#', 'ADD', ' :'],
 };
