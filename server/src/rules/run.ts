@@ -118,11 +118,12 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   const slot = new Map(siteRules.map((r, i) => [r, i]));
   for (const rule of active) {
     const sev = resolveSeverity(rule, config) as Severity;
+    const fixed = configured(rule, config);
     // A rule that throws reports nothing: its findings are kept only once it is done.
     const mine: Finding[] = [];
     const push = (f: RuleFinding) => {
       const own = 'severity' in f ? f.severity : undefined;
-      const severity: Severity = configured(rule, config) ? sev : (own ?? sev);
+      const severity: Severity = fixed ? sev : (own ?? sev);
       mine.push({ ...f, severity });
     };
     const k = perSite ? slot.get(rule) : undefined;

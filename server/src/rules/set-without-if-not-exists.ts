@@ -94,8 +94,8 @@ export interface CounterItem {
 /**
  * The document's Puts, indexed by table, and the answers already given (a key pattern shared by many updates is asked
  * once). An answer is kept with its witness (the Put that creates the item, or null): the index built after an edit
- * takes over the previous one's answers for the same CounterItem objects (cached findings keep theirs) when they still
- * hold, by construction: a witness still among the Puts answers yes; a no stays a no unless one of the Puts that are
+ * takes over the previous one's answers (per CounterItem object, cached findings keeping theirs, or per contents) when
+ * they still hold, by construction: a witness still among the Puts answers yes; a no stays a no unless one of the Puts that are
  * new since then (usually those of the one re-extracted statement) creates the item. Only other questions search.
  */
 class PutIndex {
@@ -103,8 +103,6 @@ class PutIndex {
   private readonly all: PutSummary[] = [];
   private readonly answers = new Map<string, PutSummary | null>();
   private readonly byObject = new WeakMap<CounterItem, PutSummary | null>();
-  /** Answers of `added` alone (for questions the previous index answered no), per signature. */
-  private readonly addedAnswers = new Map<string, PutSummary | null>();
   /** The index this one replaced (one generation only), the Puts it did not have and the ones this one has. */
   private previous: PutIndex | undefined;
   private added: PutSummary[] = [];
@@ -141,17 +139,16 @@ class PutIndex {
     // Cached findings keep their CounterItem object from run to run: asked by identity first.
     let hit = this.byObject.get(c);
     if (hit !== undefined) return hit !== null;
-    const old = this.previous?.byObject.get(c);
-    if (old !== undefined && old !== null && this.present!.has(old)) hit = old;
-    else if (old === null) {
-      // Many updates share one signature: the new Puts are searched once per signature.
-      const sig = signature(c);
-      hit = this.addedAnswers.get(sig);
-      if (hit === undefined) this.addedAnswers.set(sig, (hit = this.search(c, this.added)));
-    } else {
-      const sig = signature(c);
-      hit = this.answers.get(sig);
-      if (hit === undefined) this.answers.set(sig, (hit = this.search(c, this.all)));
+    const sig = signature(c);
+    hit = this.answers.get(sig);
+    if (hit === undefined) {
+      // The previous index's answer, for this object or (a new finding) for its contents, when it still holds.
+      const prev = this.previous;
+      const old = prev ? (prev.byObject.get(c) ?? prev.answers.get(sig)) : undefined;
+      if (old !== undefined && old !== null && this.present!.has(old)) hit = old;
+      else if (old === null) hit = this.search(c, this.added);
+      else hit = this.search(c, this.all);
+      this.answers.set(sig, hit);
     }
     this.byObject.set(c, hit);
     return hit !== null;
