@@ -697,7 +697,7 @@ class GoHost implements TreeHost {
     for (const st of stmts) {
       if (s === 'dead') return { state: s, reached: false };
       if (st.startIndex <= f.use.startIndex && f.use.endIndex <= st.endIndex) return { state: this.gInto(st, s, f, nest), reached: true };
-      s = this.gStep(st, s, f, nest, false);
+      s = this.gStep(st, s, f, nest, false, false);
     }
     return { state: s, reached: false };
   }
@@ -742,7 +742,7 @@ class GoHost implements TreeHost {
   }
 
   /** The state after a statement that does not hold the use. */
-  private gStep(st: TNode, s: State, f: FlowCtx, nest: number, loop: boolean): State | 'dead' {
+  private gStep(st: TNode, s: State, f: FlowCtx, nest: number, loop: boolean, over = true): State | 'dead' {
     if (nest > 32 || --this.flowBudget <= 0) return undefined;
     if (st.type === 'return_statement') return 'dead';
     const text = this.src(st);
@@ -756,8 +756,8 @@ class GoHost implements TreeHost {
           const names = d.type === 'short_var_declaration' ? kids(d.childForFieldName('left')) : d.childrenForFieldName('name').filter((c): c is TNode => !!c);
           const i = names.findIndex((x) => this.src(x) === f.name);
           if (i < 0) continue;
-          // Declared again in a nested block: a new name shadowing ours until the block ends.
-          if (nest > 0) return undefined;
+          // Declared again in a nested block stepped over: a new name shadowing ours until the block ends.
+          if (nest > 0 && over) return undefined;
           const values = kids(d.childForFieldName(d.type === 'short_var_declaration' ? 'right' : 'value'));
           const t = d.childForFieldName('type');
           if (!values.length && t?.type === 'slice_type') return [{ kind: 'array', items: [], complete: true, range: this.range(t) }];
