@@ -1615,6 +1615,16 @@ function continuesPrevious(text: string, from = 0): boolean {
 /** Lines that start a top-level statement (at column 0): where a large document is cut into chunks to parse. */
 const STATEMENT_LINE = /\n(?=(?:export|function|async function|const|let|var|class|interface|type|enum|declare|abstract|module\.exports|exports\.)[\s.=({<*]|import[\s{*'"])/g;
 
+/**
+ * A copy of a statement's text that shares no memory with the document it was cut from. A unit keeps its statement's
+ * text (`liteSource`) until it is re-parsed, and a slice of a string is a view of the whole string in V8: every version
+ * of a large document whose statement was re-parsed stayed alive with it (2.8 MB more per edited statement of a
+ * 50,000-line file). Concatenation then slicing makes V8 flatten a new string of the statement's length.
+ */
+function ownCopy(s: string): string {
+  return (' ' + s).slice(1);
+}
+
 /** Characters per chunk of a chunked full parse (the AST of one chunk at a time is alive, not the document's). */
 export const TS_CHUNK_CHARS = 32 * 1024;
 
@@ -1738,7 +1748,7 @@ export class TsDocument {
 
   /** Re-parse a statement whose text is unchanged (now at `at`) in place, its declarations swapped in the environment. */
   private reparseInPlace(u: Unit, text: string, at: number, parsed?: ts.SourceFile): boolean {
-    const sf = parsed ?? this.parseRegion(text.slice(at, at + u.end - u.pos), false);
+    const sf = parsed ?? this.parseRegion(ownCopy(text.slice(at, at + u.end - u.pos)), false);
     if (!sf || sf.statements.length !== 1) return false;
     const before = u.decls;
     u.sf = liteSource(sf.text);
@@ -1810,7 +1820,7 @@ export class TsDocument {
     const regionEndOld = toEnd ? this.text.length : end(units[j]);
     if (span.start < regionStart || span.oldEnd > regionEndOld) return undefined;
     const diff = span.newEnd - span.oldEnd;
-    const regionText = newText.slice(regionStart, regionEndOld + diff);
+    const regionText = ownCopy(newText.slice(regionStart, regionEndOld + diff));
     if (continuesPrevious(regionText) || (!toEnd && continuesPrevious(newText, regionEndOld + diff))) return undefined;
     const sf = this.parseRegion(regionText, toEnd);
     if (!sf) return undefined;
@@ -1836,7 +1846,7 @@ export class TsDocument {
       readerChars += u.end - u.pos;
       if (readerChars * 2 > newText.length) return undefined;
       const at = start(u) + (k > j ? diff : 0);
-      const rsf = this.parseRegion(newText.slice(at, at + u.end - u.pos), false);
+      const rsf = this.parseRegion(ownCopy(newText.slice(at, at + u.end - u.pos)), false);
       if (rsf?.statements.length !== 1) return undefined;
       readers.push({ u, at, sf: rsf });
     }
