@@ -177,6 +177,9 @@ function estimateOperation(op: Operation, assumed: number): OperationEstimate {
         countsOrFilters,
       };
     }
+    case 'Unknown':
+      // Not estimated (`estimate` leaves such operations out): nothing is known to be read or written.
+      return { ...base, unit: 'WCU', items: 0, itemsKnown: false, units: 0 };
   }
 }
 
@@ -285,7 +288,8 @@ function withTables(ops: Operation[], estimates: OperationEstimate[], tables: Ta
  */
 export function estimate(site: RequestSite, settings: DynalintSettings, tables?: TableLookup): CostEstimate {
   const assumed = settings.cost.assumedItemSizeBytes;
-  const ops = operationsOf(site);
+  // An operation its keys do not tell has no cost to estimate.
+  const ops = operationsOf(site).filter((o) => o.kind !== 'Unknown');
   const operations = ops.map((op) => estimateOperation(op, assumed));
   const extra = tables ? withTables(ops, operations, tables, assumed) : { assumptions: [], billing: undefined };
   const indexUnits = (kind: 'global' | 'local') =>

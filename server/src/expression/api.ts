@@ -16,7 +16,9 @@ export type RequestOperation =
   | 'Query'
   | 'Scan'
   | 'BatchGetItem'
-  | 'TransactGetItems';
+  | 'TransactGetItems'
+  /** Operation not known (a request by shape alone): only operation-independent checks apply. */
+  | 'Unknown';
 
 export interface ValueInfo {
   type: AttrType;

@@ -120,8 +120,9 @@ function dynamoText(key: string, s: string): boolean {
 /**
  * The API of a request written as a bare object (an exported constant, a config map entry, a test fixture, a class
  * field), judged by its shape: an expression key with a string value, and `TableName` or a `Key`/`Item` map; the
- * expression must read as DynamoDB's unless `TableName` is there. Undefined when it is not that shape, or when the
- * API cannot be decided (`Key` + `ConditionExpression` alone: a delete, a ConditionCheck or an update being built).
+ * expression must read as DynamoDB's unless `TableName` is there. Undefined when it is not that shape; `Unknown` when
+ * it is but its keys do not decide the API (`Key` + `ConditionExpression` alone: a delete, a ConditionCheck or an
+ * update being built): only operation-independent rules read it.
  */
 export function shapeApi(o: ObjectNode): Api | undefined {
   const table = isStr(prop(o, 'TableName'));
@@ -139,12 +140,13 @@ export function shapeApi(o: ObjectNode): Api | undefined {
   if (!table && !exprs.some((p) => p.value.kind === 'string' && dynamoText(p.key, p.value.value))) return undefined;
   if (!table && !isObj(prop(o, 'Key')) && !isObj(prop(o, 'Item'))) return undefined;
   const has = (k: string) => prop(o, k) !== undefined;
-  if (has('UpdateExpression')) return key || table ? 'UpdateItem' : undefined;
-  if (has('KeyConditionExpression')) return key || item ? undefined : 'Query';
-  if (item) return key ? undefined : 'PutItem';
-  if (has('FilterExpression')) return key || !table ? undefined : 'Scan';
+  // Past this point the object is a request by its shape; what its keys do not decide is the 'Unknown' operation.
+  if (has('UpdateExpression')) return key || table ? 'UpdateItem' : 'Unknown';
+  if (has('KeyConditionExpression')) return key || item ? 'Unknown' : 'Query';
+  if (item) return key ? 'Unknown' : 'PutItem';
+  if (has('FilterExpression')) return key || !table ? 'Unknown' : 'Scan';
   if (key && has('ProjectionExpression') && !has('ConditionExpression')) return 'GetItem';
-  return undefined;
+  return 'Unknown';
 }
 
 /**

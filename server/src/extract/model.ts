@@ -38,7 +38,13 @@ export type Api =
   | 'TransactGetItems'
   | 'ExecuteStatement'
   | 'ExecuteTransaction'
-  | 'BatchExecuteStatement';
+  | 'BatchExecuteStatement'
+  /**
+   * A request by its shape alone (an object literal with a DynamoDB expression key) whose operation its keys do not
+   * tell (`Key` + `ConditionExpression`: a delete, a ConditionCheck, an update being built). Only what does not depend
+   * on the operation is checked on it: expression syntax, placeholders, reserved words, functions (issue 13).
+   */
+  | 'Unknown';
 
 /**
  * A string literal (or a constant/concatenation the extractor could resolve).

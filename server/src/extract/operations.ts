@@ -11,7 +11,9 @@ export type OperationKind =
   | 'Scan'
   | 'BatchPut'
   | 'BatchDelete'
-  | 'BatchGet';
+  | 'BatchGet'
+  /** The one operation of an `Unknown` request (a shape whose operation its keys do not tell). */
+  | 'Unknown';
 
 export interface Operation {
   kind: OperationKind;
@@ -32,6 +34,7 @@ const SINGLE: Partial<Record<RequestSite['api'], OperationKind>> = {
   GetItem: 'Get',
   Query: 'Query',
   Scan: 'Scan',
+  Unknown: 'Unknown',
 };
 
 /** Every item-level operation a request performs, in source order. */

@@ -40,6 +40,7 @@ const OPERATION: Partial<Record<OperationKind, RequestOperation>> = {
   Query: 'Query',
   Scan: 'Scan',
   BatchGet: 'BatchGetItem',
+  Unknown: 'Unknown',
 };
 
 const EXPRESSION_KEYS = Object.keys(EXPRESSION_FIELDS) as ExpressionField[];
@@ -159,7 +160,8 @@ export function buildRequest(op: Operation): ExpressionRequest | undefined {
     request.values ??= { map: {}, complete: false };
   }
   const key = prop(p, 'Key');
-  if (key?.kind === 'object' && key.complete && key.properties.length) {
+  // What a Key means for the expressions (key updates, key conditions) depends on the operation.
+  if (key?.kind === 'object' && key.complete && key.properties.length && op.kind !== 'Unknown') {
     const all = key.properties.map((e) => e.key);
     request.keyAttributes = all.length === 1 ? { partition: all[0], all } : { all };
   }

@@ -37,10 +37,11 @@ describe('extract: request-shaped literals', () => {
     assert.deepEqual(extract(py, 'python').sites.map((s) => `${s.api} ${s.apiSource}`), ['UpdateItem call']);
   });
 
-  it('Key with ConditionExpression alone (delete? ConditionCheck?) and look-alikes stay silent', () => {
+  it('Key with ConditionExpression alone (delete? ConditionCheck?) is the Unknown operation; look-alikes stay silent', () => {
     // The bound literal with TableName is inferApi's DeleteItem (as before); the nested shape adds nothing.
     assert.deepEqual(extract("export const G = { TableName: 'T', Key: { id: 1 }, ConditionExpression: 'attribute_exists(id)', x: { Key: { id: 1 }, ConditionExpression: '#a = :b' } };", 'typescript').sites.map((s) => s.api), ['DeleteItem']);
-    assert.deepEqual(extract("export const G = { x: { Key: { id: 1 }, ConditionExpression: '#a = :b' } };", 'typescript').sites, []);
+    assert.deepEqual(extract("export const G = { x: { Key: { id: 1 }, ConditionExpression: '#a = :b' } };", 'typescript').sites.map((s) => s.api), ['Unknown']);
+    assert.deepEqual(extract('G = {"x": {"Key": {"id": 1}, "ConditionExpression": "#a = :b"}}\n', 'python').sites.map((s) => s.api), ['Unknown']);
     assert.deepEqual(extract('q = {"Key": {"$eq": 1}, "FilterExpression": "status"}\n', 'python').sites, []);
     assert.deepEqual(extract("const el = { key: 'a', Item: { id: 1 }, FilterExpression: 'visible' };", 'typescript').sites, []);
   });

