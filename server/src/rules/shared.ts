@@ -12,7 +12,7 @@ import type { Fix, TextEdit } from './types';
 export interface SharedSource {
   /** Requests (other than `op`'s own) that use source `op` resolves from outside itself. */
   sharers(op: Operation): Operation[];
-  /** Every request using, from outside itself, source the range overlaps. */
+  /** Every request using, from outside itself, source the range overlaps (in no particular order). */
   usersOf(range: Range): Operation[];
 }
 
@@ -140,14 +140,35 @@ class Lazy implements SharedSource {
     if (this.index) return this.index.usersOf(range);
     const key = `${range.start}:${range.end}`;
     let hit = this.users.get(key);
-    if (!hit) this.users.set(key, (hit = this.scan(range)));
+    if (!hit) this.users.set(key, (hit = this.carriedOrScanned(range)));
     return hit;
   }
 
-  private scan(range: Range): Operation[] {
+  private siteSet?: Set<RequestSite>;
+
+  /**
+   * The users of a range asked about in the previous lint too (the same Range object, at the same offsets: a fix of a
+   * finding the rule cache reused unmoved) are that answer's users whose site came back, plus the users among the
+   * sites that are new since (the re-extracted statements'). Exact: a site handed back is untouched by the edit, and
+   * the edit moved none of the offsets that decide whether one of its nodes overlaps the range (an overlapping char
+   * lies in the range, which did not move; a node that moved lies beyond the edit, so beyond the range). Otherwise
+   * every site is scanned.
+   */
+  private carriedOrScanned(range: Range): Operation[] {
+    const now = (this.siteSet ??= new Set(this.sites));
+    const prev = carried.get(range);
+    let users: Operation[];
+    if (prev && prev.start === range.start && prev.end === range.end) {
+      users = prev.users.filter((u) => now.has(u.site)).concat(this.scan(range, this.sites.filter((s) => !prev.sites.has(s))));
+    } else users = this.scan(range, this.sites);
+    carried.set(range, { start: range.start, end: range.end, sites: now, users });
+    return users;
+  }
+
+  private scan(range: Range, sites: readonly RequestSite[]): Operation[] {
     const out = new Set<Operation>();
     const end = Math.max(range.end, range.start + 1);
-    for (const site of this.sites)
+    for (const site of sites)
       for (const o of outsideOf(site)) {
         const n = o.node;
         if (n.kind !== 'string') {
@@ -179,6 +200,9 @@ class Lazy implements SharedSource {
     return [...out];
   }
 }
+
+/** `usersOf` answers per Range object, kept from one lint to the next (see `carriedOrScanned`). */
+const carried = new WeakMap<Range, { start: number; end: number; sites: ReadonlySet<RequestSite>; users: Operation[] }>();
 
 const cache = new WeakMap<readonly RequestSite[], SharedSource>();
 

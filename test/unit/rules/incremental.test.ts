@@ -315,6 +315,34 @@ const doc = DynamoDBDocumentClient.from(client);
     );
   });
 
+  it('a fix writing a placeholder into a shared constant: users added and removed in other statements (carried answers)', () => {
+    const head = `import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from(client);
+const INCREMENT = 'SET likes = likes + :one';
+`;
+    const user = (name: string, zero: boolean, expression = 'INCREMENT') => `export async function ${name}(id) {
+  await doc.send(new UpdateCommand({ TableName: 't', Key: { PK: id }, UpdateExpression: ${expression}, ExpressionAttributeValues: { ':one': 1${zero ? ", ':zero': 0" : ''} } }));
+}
+`;
+    // The fix of the first request wraps the read in if_not_exists(likes, :zero) inside INCREMENT: every request
+    // using INCREMENT must define :zero, so a user without it (c) withholds the fix, and c no longer using it gives
+    // it back (every edit stays inside one statement after the first request's: its finding and fix are reused).
+    const versions = [
+      head + user('a', false) + user('b', true) + user('c', true),
+      head + user('a', false) + user('b', true) + user('c', false),
+      head + user('a', false) + user('b', true, 'INCREMENT ') + user('c', false),
+      head + user('a', false) + user('b', true) + user('c', false, "'SET likes = likes + :one'"),
+      head + user('a', false) + user('b', true) + user('c', false, "'SET likes = likes + :one' "),
+      head + user('a', false) + user('b', true) + user('c', false),
+    ];
+    const service = new DynalintService();
+    const got = versions.map((text, i) => plain(service.analyze(TextDocument.create('file:///w/shared.ts', 'typescript', i + 1, text), SETTINGS).findings));
+    const want = versions.map((text) => runRules(text, 'typescript', extract(text, 'typescript').sites, { settingsRules: SETTINGS.rules }));
+    assert.deepEqual(got, want.map(plain));
+    const wraps = (fs: Finding[]) => fs.some((f) => f.ruleId === 'set-without-if-not-exists' && f.fixes?.some((x) => x.title.startsWith('Wrap')));
+    assert.deepEqual(want.map(wraps), [true, false, false, true, true, false]);
+  });
+
   it('a change of the table definitions, of the settings or a CRLF document relints what the cache held', () => {
     const service = new DynalintService();
     const idx = TableIndex.from([extractTables('file:///w/template.yaml', 'template.yaml', TABLES, 'yaml')]);
