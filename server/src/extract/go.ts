@@ -70,6 +70,8 @@ class GoHost implements TreeHost {
   private flowBudget = FLOW_BUDGET;
   /** Other units (helpers) the last `sites` call read. */
   private read: { range: Range; name: string }[] = [];
+  /** The unit `sites` is reading. */
+  private reading = -1;
 
   units(root: TNode): { node: TNode; env: boolean; name?: string }[] {
     return kids(root).map((node) => {
@@ -104,6 +106,7 @@ class GoHost implements TreeHost {
 
   sites(unit: TNode): RequestSite[] {
     this.read = [];
+    this.reading = unit.id;
     return this.sitesIn(unit, MAX_FORWARD_DEPTH - 1, [unit.id]);
   }
 
@@ -134,6 +137,24 @@ class GoHost implements TreeHost {
    * (`r.bump(ctx, -n)`): the requests it sends, read with its parameters bound to the call's arguments, seen at the
    * call (`RequestSite.forwarded`). Followed MAX_FORWARD_DEPTH deep; recursion stops.
    */
+  /**
+   * Whether a function may send a request: its text builds one, or it calls a function of the file that may (every
+   * function looked at is a dependency of the unit being read).
+   */
+  private sends(fn: TNode, seen: Set<number>): boolean {
+    if (seen.has(fn.id)) return false;
+    seen.add(fn.id);
+    const text = this.src(fn);
+    const name = fn.childForFieldName('name');
+    if (name && fn.id !== this.reading) this.read.push({ range: this.range(fn), name: this.src(name) });
+    if (/Input\s*\{|TransactWriteItem|AttributeValueMember/.test(text)) return true;
+    for (const call of text.matchAll(/(?<![\w])(?:\w+\s*\.\s*)?([A-Za-z_]\w*)\s*\(/g)) {
+      const targets = this.funcs.get(call[1]);
+      if (targets?.length === 1 && this.sends(targets[0], seen)) return true;
+    }
+    return false;
+  }
+
   private forwardCall(call: TNode, depth: number, stack: number[]): RequestSite[] {
     const f = call.childForFieldName('function');
     const fn = this.functionOf(call);
@@ -159,7 +180,7 @@ class GoHost implements TreeHost {
     const names = formal.flatMap((p) => p.childrenForFieldName('name').filter((c): c is TNode => !!c).map((c) => this.src(c)));
     const args = kids(call.childForFieldName('arguments'));
     if (names.length !== args.length || /\.\.\.\s*\)$/.test(this.src(call))) return [];
-    if (!/Input\s*\{|TransactWriteItem|AttributeValueMember/.test(this.src(target))) return [];
+    if (!this.sends(target, new Set())) return [];
     this.read.push({ range: this.range(target), name });
     this.flowBudget = FLOW_BUDGET;
     const bound = new Map<string, VNode>();
@@ -647,18 +668,22 @@ class GoHost implements TreeHost {
     return before[before.length - 1]?.param ? cloneTree(bound) : undefined;
   }
 
-  /** The first mention of a local after `after` that is not the target of one of its own assignments (`in.X = ..`). */
+  /**
+   * Where a request held in a local is sent: the first mention after `after` (targets of its own assignments `in.X = ..`
+   * aside) passed to a client method (`c.UpdateItem(ctx, in)`), else the last mention (a local handed to another
+   * function first is read after it: not whole).
+   */
   private firstUse(name: string, after: number, fn: TNode): TNode | undefined {
     const walk: TNode[] = [fn];
-    let best: TNode | undefined;
+    const uses: TNode[] = [];
     while (walk.length) {
       const n = walk.pop()!;
-      if (n.endIndex <= after || (best && n.startIndex >= best.startIndex)) continue;
+      if (n.endIndex <= after) continue;
       if (n.type === 'identifier' && n.startIndex >= after && this.src(n) === name) {
         let top: TNode = n;
         while ((top.parent?.type === 'selector_expression' || top.parent?.type === 'index_expression') && top.parent.childForFieldName('operand')?.id === top.id) top = top.parent;
         const target = top.id !== n.id && top.parent?.type === 'expression_list' && top.parent.parent?.type === 'assignment_statement' && top.parent.parent.childForFieldName('left')?.id === top.parent.id;
-        if (!target) best = n;
+        if (!target) uses.push(n);
         continue;
       }
       for (let i = n.namedChildCount - 1; i >= 0; i--) {
@@ -666,7 +691,15 @@ class GoHost implements TreeHost {
         if (c) walk.push(c);
       }
     }
-    return best;
+    uses.sort((x, y) => x.startIndex - y.startIndex);
+    const sent = uses.find((u) => {
+      const arg = u.parent?.type === 'unary_expression' ? u.parent : u;
+      const call = arg.parent?.type === 'argument_list' ? arg.parent.parent : undefined;
+      const f = call?.type === 'call_expression' ? call.childForFieldName('function') : undefined;
+      const method = f?.type === 'selector_expression' ? f.childForFieldName('field') : undefined;
+      return !!method && /^(\w+?)(WithContext|Request)?$/.test(this.src(method)) && APIS.has(/^(\w+?)(?:WithContext|Request)?$/.exec(this.src(method))![1]);
+    });
+    return sent ?? uses[uses.length - 1];
   }
 
   private stmtsOf(n: TNode): TNode[] {
@@ -697,7 +730,8 @@ class GoHost implements TreeHost {
     for (const st of stmts) {
       if (s === 'dead') return { state: s, reached: false };
       if (st.startIndex <= f.use.startIndex && f.use.endIndex <= st.endIndex) return { state: this.gInto(st, s, f, nest), reached: true };
-      s = this.gStep(st, s, f, nest, false, false);
+      const next = this.gStep(st, s, f, nest, false, false);
+      s = next === 'shadow' ? s : next;
     }
     return { state: s, reached: false };
   }
@@ -742,7 +776,7 @@ class GoHost implements TreeHost {
   }
 
   /** The state after a statement that does not hold the use. */
-  private gStep(st: TNode, s: State, f: FlowCtx, nest: number, loop: boolean, over = true): State | 'dead' {
+  private gStep(st: TNode, s: State, f: FlowCtx, nest: number, loop: boolean, over = true): State | 'dead' | 'shadow' {
     if (nest > 32 || --this.flowBudget <= 0) return undefined;
     if (st.type === 'return_statement') return 'dead';
     const text = this.src(st);
@@ -757,7 +791,7 @@ class GoHost implements TreeHost {
           const i = names.findIndex((x) => this.src(x) === f.name);
           if (i < 0) continue;
           // Declared again in a nested block stepped over: a new name shadowing ours until the block ends.
-          if (nest > 0 && over) return undefined;
+          if (nest > 0 && over) return 'shadow';
           const values = kids(d.childForFieldName(d.type === 'short_var_declaration' ? 'right' : 'value'));
           const t = d.childForFieldName('type');
           if (!values.length && t?.type === 'slice_type') return [{ kind: 'array', items: [], complete: true, range: this.range(t) }];
@@ -803,11 +837,14 @@ class GoHost implements TreeHost {
     return this.gChanges(text, f) ? this.gUnreadable(s, text, f) : s;
   }
 
+  /** A nested block stepped over; a declaration of the same name there shadows ours until the block ends. */
   private gBlock(stmts: TNode[], s: State, f: FlowCtx, nest: number, loop: boolean): State | 'dead' {
     let cur: State | 'dead' = s;
     for (const x of stmts) {
       if (cur === 'dead') break;
-      cur = this.gStep(x, cur, f, nest, loop);
+      const next = this.gStep(x, cur, f, nest, loop);
+      if (next === 'shadow') return cur;
+      cur = next;
     }
     return cur;
   }

@@ -78,6 +78,8 @@ class JavaHost implements TreeHost {
   private flowBudget = FLOW_BUDGET;
   /** Other units (helpers) the last `sites` call read. */
   private read: { range: Range; name: string }[] = [];
+  /** The unit `sites` is reading. */
+  private reading = -1;
 
   /** Members of top-level types (methods are units; fields, nested types and the rest bind names: env). */
   units(root: TNode): { node: TNode; env: boolean; name?: string }[] {
@@ -130,6 +132,7 @@ class JavaHost implements TreeHost {
 
   sites(unit: TNode): RequestSite[] {
     this.read = [];
+    this.reading = unit.id;
     return this.sitesIn(unit, MAX_FORWARD_DEPTH - 1, [unit.id]);
   }
 
@@ -184,6 +187,24 @@ class JavaHost implements TreeHost {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether a method may send a request: its text builds one, or it calls a method of the file that may (every method
+   * looked at is a dependency of the unit being read).
+   */
+  private sends(m: TNode, seen: Set<number>): boolean {
+    if (seen.has(m.id)) return false;
+    seen.add(m.id);
+    const text = this.src(m);
+    const name = m.childForFieldName('name');
+    if (name && m.id !== this.reading) this.read.push({ range: this.range(m), name: this.src(name) });
+    if (/Request|TransactWriteItem|\.builder\s*\(|\.(putItem|updateItem|deleteItem|transactWriteItems)\s*\(/.test(text)) return true;
+    for (const call of text.matchAll(/(?<![\w.])(?:this\s*\.\s*)?([a-z_$][\w$]*)\s*\(/g)) {
+      const targets = this.methods.get(call[1]);
+      if (targets?.length === 1 && this.sends(targets[0], seen)) return true;
+    }
+    return false;
   }
 
   /** Whether a call or creation is the receiver of a call (not the outermost link of its chain). */
@@ -245,17 +266,21 @@ class JavaHost implements TreeHost {
     return undefined;
   }
 
-  /** The first mention of a local after `after` that is not one of its own setter statements (`r.setY(..);`). */
+  /**
+   * Where a request held in a local is sent: the first mention after `after` (its own setter statements aside) passed
+   * to a client method (`dynamo.updateItem(r)`), else the last mention (a local handed to another method first is read
+   * after it: not whole).
+   */
   private firstUse(name: string, after: number, fn: TNode): TNode | undefined {
     const walk: TNode[] = [fn];
-    let best: TNode | undefined;
+    const uses: TNode[] = [];
     while (walk.length) {
       const n = walk.pop()!;
-      if (n.endIndex <= after || (best && n.startIndex >= best.startIndex)) continue;
+      if (n.endIndex <= after) continue;
       if (n.type === 'identifier' && n.startIndex >= after && this.src(n) === name) {
         const call = n.parent;
         const setter = call?.type === 'method_invocation' && call.childForFieldName('object')?.id === n.id && /^(set|with|add)[A-Z]/.test(this.name(call)) && call.parent?.type === 'expression_statement';
-        if (!setter) best = n;
+        if (!setter) uses.push(n);
         continue;
       }
       for (let i = n.namedChildCount - 1; i >= 0; i--) {
@@ -263,7 +288,12 @@ class JavaHost implements TreeHost {
         if (c) walk.push(c);
       }
     }
-    return best;
+    uses.sort((x, y) => x.startIndex - y.startIndex);
+    const sent = uses.find((u) => {
+      const call = u.parent?.type === 'argument_list' ? u.parent.parent : undefined;
+      return call?.type === 'method_invocation' && LAMBDA_APIS.has(this.name(call).replace(/Async$/, ''));
+    });
+    return sent ?? uses[uses.length - 1];
   }
 
   /** `b.build()` on a local builder (`UpdateItemRequest.Builder b = UpdateItemRequest.builder()...`, then `b.x(..);`). */
@@ -312,7 +342,7 @@ class JavaHost implements TreeHost {
     const formal = kids(target.childForFieldName('parameters'));
     const args = kids(call.childForFieldName('arguments'));
     if (formal.length !== args.length || formal.some((p) => p.type !== 'formal_parameter')) return [];
-    if (!/Request|TransactWriteItem|\.builder\s*\(|\.(putItem|updateItem|deleteItem|transactWriteItems)\s*\(/.test(this.src(target))) return [];
+    if (!this.sends(target, new Set())) return [];
     this.read.push({ range: this.range(target), name });
     this.flowBudget = FLOW_BUDGET;
     const bound = new Map<string, VNode>();

@@ -190,9 +190,10 @@ export interface RequestSite {
    * request inside the helper; `params` is a copy of the helper site's, same ranges, so findings on it dedupe).
    * `wrapper`: the method is not in the file
    * and the request was read from its arguments by name (`this.putItem(item)`, `self.update_item(update_expression=…)`):
-   * entries cannot be added to such params.
+   * entries cannot be added to such params. `bound`: the helper was read with the call's arguments bound to its
+   * parameters (Go, Java): its values are this caller's, so no fix is written into the helper shared by every caller.
    */
-  forwarded?: { from?: Range; wrapper?: string };
+  forwarded?: { from?: Range; wrapper?: string; bound?: boolean };
 }
 
 /**

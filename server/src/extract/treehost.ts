@@ -197,7 +197,10 @@ export function expandAlternatives(s: RequestSite, roots: ObjectNode[] = [s.para
   });
 }
 
-/** A helper's site seen at a call of it (`RequestSite.forwarded`): the call's range, function and arms; the helper's arms kept under the call's. */
+/**
+ * A helper's site seen at a call of it (`RequestSite.forwarded`, `bound`: read with the call's arguments): the call's
+ * range, function and arms; the helper's arms kept under the call's.
+ */
 export function forwardedCopy(s: RequestSite, call: { range: { start: number; end: number }; nameRange: { start: number; end: number }; fn: { name: string; range: { start: number; end: number } }; branch: string }): RequestSite {
   const f: RequestSite = {
     ...s,
@@ -205,7 +208,7 @@ export function forwardedCopy(s: RequestSite, call: { range: { start: number; en
     nameRange: { ...call.nameRange },
     params: cloneTree(s.params) as ObjectNode,
     enclosingFunction: { name: call.fn.name, range: { ...call.fn.range } },
-    forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } },
+    forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) }, bound: true },
   };
   if (s.alternative) f.alternative = { ...s.alternative };
   const at = `f${call.range.start - call.fn.range.start}`;
