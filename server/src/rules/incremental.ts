@@ -52,6 +52,8 @@ interface SiteEntry {
   windows: Window[];
   /** The largest offset the findings mention (-1 without findings): an edit after it leaves them as they are. */
   last: number;
+  /** The run that last handed this site back (entries of sites not handed back are dropped after each run). */
+  run: number;
 }
 
 /** What the last run did, for tests and the bench. */
@@ -67,6 +69,7 @@ export class RuleCache {
   private key: string | undefined;
   private entries = new Map<RequestSite, SiteEntry>();
   private spans: Span[] = [];
+  private runs = 0;
   readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0 };
 
   /**
@@ -117,16 +120,18 @@ export class RuleCache {
     this.spans = [];
     const stats = this.stats;
     stats.computed = stats.reused = stats.volatile = 0;
-    const next = new Map<RequestSite, SiteEntry>();
+    // Entries are updated in place (most sites come back): marked with this run, the others dropped at the end.
+    const entries = this.entries;
+    const run = ++this.runs;
     const out: SiteFinding[][] = rules.map(() => []);
     const emit = (found: [number, SiteFinding[]][]) => {
       for (const [k, list] of found) for (const f of list) out[k].push(f);
     };
     for (const site of sites) {
-      const old = this.entries.get(site);
+      const old = entries.get(site);
       if (old && key !== undefined && moved(old, spans)) {
         stats.reused++;
-        next.set(site, old);
+        old.run = run;
         emit(old.findings);
         continue;
       }
@@ -156,10 +161,10 @@ export class RuleCache {
       });
       stats.computed++;
       if (volatile) stats.volatile++;
-      else next.set(site, { findings, windows: windowsOf(text, site, findings), last: lastOffset(findings) });
+      else entries.set(site, { findings, windows: windowsOf(text, site, findings), last: lastOffset(findings), run });
       emit(findings);
     }
-    this.entries = next;
+    for (const [site, entry] of entries) if (entry.run !== run) entries.delete(site);
     return out;
   }
 }
