@@ -2,7 +2,7 @@
  * Host-independent knowledge: which API a set of fields means, which value style a literal uses, the names each SDK
  * gives to each API, and the cheap checks run before any parse.
  */
-import { Api, ObjectNode, Range, RequestSite, VNode, ValueStyle, prop } from './model';
+import { Api, ObjectNode, RequestSite, VNode, ValueStyle, prop } from './model';
 
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Names per SDK                                                                                                      */
@@ -167,13 +167,21 @@ export function dropHeldShapes(sites: RequestSite[], isShape: (s: RequestSite) =
       } else if (n.kind === 'array') stack.push(...n.items);
     }
   }
-  const within = (a: Range, b: Range) => b.start <= a.start && a.end <= b.end;
-  return sites.filter(
-    (s) =>
-      !isShape(s) ||
-      (!held.has(`${s.params.range.start}:${s.params.range.end}`) &&
-        !sites.some((t) => t !== s && within(s.params.range, t.params.range) && (!isShape(t) || !within(t.params.range, s.params.range)))),
-  );
+  // Inside another site's parameters: a sweep in (start, longest first, non-shapes first) order, so a site is inside
+  // an earlier one exactly when the furthest end seen so far reaches its end (linear after the sort, not pairwise).
+  const order = sites.map((_, i) => i).sort((i, j) => {
+    const a = sites[i].params.range;
+    const b = sites[j].params.range;
+    return a.start - b.start || b.end - a.end || Number(isShape(sites[i])) - Number(isShape(sites[j])) || i - j;
+  });
+  const inside = new Set<RequestSite>();
+  let furthest = -1;
+  for (const i of order) {
+    const r = sites[i].params.range;
+    if (furthest >= r.end) inside.add(sites[i]);
+    furthest = Math.max(furthest, r.end);
+  }
+  return sites.filter((s) => !isShape(s) || (!held.has(`${s.params.range.start}:${s.params.range.end}`) && !inside.has(s)));
 }
 
 /** For calls on receivers we could not identify: the argument must carry the API's own fields. */

@@ -544,23 +544,57 @@ class PyExtractor {
     return { name: this.src(left), top, fn };
   }
 
+  /** Per function (by its range, for this text): where each identifier occurs, and where inside a call's arguments. */
+  private mentions?: { text: string; byFn: Map<string, { all: Map<string, number[]>; args: Map<string, number[]> }> };
+
+  private mentionsIn(fn: Fn): { all: Map<string, number[]>; args: Map<string, number[]> } {
+    if (this.mentions?.text !== this.text) this.mentions = { text: this.text, byFn: new Map() };
+    const key = `${fn.range.start}:${fn.range.end}`;
+    let m = this.mentions.byFn.get(key);
+    if (m) return m;
+    m = { all: new Map(), args: new Map() };
+    this.mentions.byFn.set(key, m);
+    const fnNode = this.fnNodes.get(fn);
+    if (!fnNode) return m;
+    const add = (into: Map<string, number[]>, k: string, at: number) => {
+      const list = into.get(k);
+      if (list) list.push(at);
+      else into.set(k, [at]);
+    };
+    for (const id of fnNode.descendantsOfType('identifier')) {
+      if (!id) continue;
+      const name = this.src(id);
+      add(m.all, name, id.startIndex);
+      for (let p = id.parent; p && p.startIndex >= fnNode.startIndex && p.id !== fnNode.id; p = p.parent)
+        if (p.type === 'argument_list') {
+          add(m.args, name, id.startIndex);
+          break;
+        }
+    }
+    return m;
+  }
+
   /** Whether the held name is mentioned in the arguments of a call after the dict (`table.update_item(**p)`, `run(p)`): then that call's business. */
   private passedOn(h: { name: string; top: TNode; fn: Fn }): boolean {
-    const fnNode = this.fnNodes.get(h.fn);
-    const mention = new RegExp(`(?<![\\w.])${h.name.replace(/\./g, '\\.')}(?!\\w)`);
-    if (!fnNode || !mention.test(this.text.slice(h.top.endIndex, h.fn.range.end))) return false;
-    return fnNode.descendantsOfType('argument_list').some((a) => !!a && a.startIndex >= h.top.endIndex && mention.test(this.src(a)));
+    const last = h.name.slice(h.name.lastIndexOf('.') + 1);
+    return (this.mentionsIn(h.fn).args.get(last) ?? []).some((at) => at >= h.top.endIndex);
   }
 
   /**
    * A dict held by a name that the function changes afterwards (`p['ExpressionAttributeValues'] = ...`,
    * `p.update(...)`, `ops['bump']['X'] = ...`) is not the whole request: marked incomplete (nested: every map in it), so
    * what the change may add is unknown, never missing. A returned dict or one held by nothing is taken as written.
+   * Only the text around each later mention of the name is read (a change starts there): linear in the mentions.
    */
   private markHolderMutated(n: TNode, params: VNode, h = this.holderOf(n)): void {
     if (!h) return;
-    const rest = this.text.slice(h.top.endIndex, h.fn.range.end);
-    if (!mutatedLater(h.name, rest, 'python')) return;
+    const last = h.name.slice(h.name.lastIndexOf('.') + 1);
+    const from = h.top.endIndex;
+    const around = (this.mentionsIn(h.fn).all.get(last) ?? [])
+      .filter((at) => at >= from)
+      .map((at) => this.text.slice(Math.max(from, at - h.name.length - 8), Math.min(h.fn.range.end, at + 400)));
+    const rest = around.join('\n\n');
+    if (!around.length || !mutatedLater(h.name, rest, 'python')) return;
     if (h.top === n) markMutatedLater(params, h.name, rest, 'python');
     else markIncomplete(params);
   }

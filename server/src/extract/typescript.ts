@@ -411,20 +411,35 @@ class UnitExtractor {
 
   /**
    * The local name a literal inside a function is bound to (`const p = {...}`, `p = {...}`, `this.p = {...}`, also
-   * nested: `const ops = { bump: {...} }`), with the outermost literal holding it and the text after that up to the end
-   * of the enclosing function (`block`). Undefined for a literal no name holds (returned, an arrow's body, an expression statement).
+   * nested: `const ops = { bump: {...} }`), with where the text after the outermost literal holding it starts, and the
+   * enclosing function (`block`). Undefined for a literal no name holds (returned, an arrow's body, an expression
+   * statement).
    */
-  private holderOf(lit: ts.Node): { name: string; rest: string; restPos: number; block: ts.Node; nested: boolean } | undefined {
-    // Descend from the statement to the literal, remembering the innermost function and the outermost literal chain.
+  private holderOf(lit: ts.Node): { name: string; restPos: number; block: ts.Node; nested: boolean } | undefined {
+    // Descend from the statement to the literal, remembering the innermost function and the outermost literal chain
+    // (statement lists by binary search: a function of 10,000 statements costs a few steps per literal, not 10,000).
     let block: ts.Node = this.unit.stmt!;
     let holder: ts.Node | undefined;
     let top: ts.Node | undefined;
     const literalish = (k: ts.Node) => ts.isObjectLiteralExpression(k) || ts.isArrayLiteralExpression(k) || ts.isPropertyAssignment(k) || ts.isParenthesizedExpression(k) || ts.isAsExpression(k) || ts.isSatisfiesExpression(k) || ts.isNonNullExpression(k) || ts.isConditionalExpression(k);
+    const holds = (k: ts.Node) => k.pos <= lit.pos && lit.end <= k.end;
     for (let n: ts.Node | undefined = this.unit.stmt!; n && n !== lit; ) {
       let next: ts.Node | undefined;
-      ts.forEachChild(n, (k) => {
-        if (!next && k.pos <= lit.pos && lit.end <= k.end) next = k;
-      });
+      const list: ts.NodeArray<ts.Statement> | undefined = (n as { statements?: ts.NodeArray<ts.Statement> }).statements;
+      if (list && list.length > 8) {
+        let lo = 0;
+        let hi = list.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (list[mid].pos <= lit.pos) lo = mid;
+          else hi = mid - 1;
+        }
+        if (holds(list[lo])) next = list[lo];
+      }
+      if (!next)
+        ts.forEachChild(n, (k) => {
+          if (!next && holds(k)) next = k;
+        });
       if (!next) return undefined;
       if (literalish(next)) top ??= next;
       else {
@@ -438,33 +453,65 @@ class UnitExtractor {
     let name: string | undefined;
     if (holder && ts.isVariableDeclaration(holder) && holder.initializer && ts.isIdentifier(holder.name)) name = holder.name.text;
     else if (holder && ts.isBinaryExpression(holder) && holder.operatorToken.kind === K.EqualsToken && holder.right.pos <= top.pos) name = dotted(holder.left)?.join('.');
-    return name ? { name, rest: this.unit.sf.text.slice(top.end, block.end), restPos: top.end, block, nested: top !== lit } : undefined;
+    return name ? { name, restPos: top.end, block, nested: top !== lit } : undefined;
+  }
+
+  /** Per function: where each identifier occurs, and where it occurs inside a call's arguments (built once, iteratively). */
+  private mentions = new Map<ts.Node, { all: Map<string, number[]>; args: Map<string, number[]> }>();
+
+  private mentionsIn(block: ts.Node): { all: Map<string, number[]>; args: Map<string, number[]> } {
+    let m = this.mentions.get(block);
+    if (m) return m;
+    m = { all: new Map(), args: new Map() };
+    const add = (into: Map<string, number[]>, k: string, at: number) => {
+      const list = into.get(k);
+      if (list) list.push(at);
+      else into.set(k, [at]);
+    };
+    const nodes: ts.Node[] = [block];
+    const inArgs: boolean[] = [false];
+    while (nodes.length) {
+      const n = nodes.pop()!;
+      const arg = inArgs.pop()!;
+      if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) {
+        const at = n.end - n.text.length;
+        add(m.all, n.text, at);
+        if (arg) add(m.args, n.text, at);
+        continue;
+      }
+      const call = ts.isCallExpression(n) || ts.isNewExpression(n) ? n : undefined;
+      ts.forEachChild(n, (k) => {
+        nodes.push(k);
+        inArgs.push(arg || (!!call && k !== call.expression));
+      });
+    }
+    this.mentions.set(block, m);
+    return m;
   }
 
   /** Whether the held name is mentioned in the arguments of a call after the literal (`send(new UpdateCommand(p))`, `run(p)`): then that call's business. */
   private passedOn(h: { name: string; restPos: number; block: ts.Node }): boolean {
-    const text = this.unit.sf.text;
-    const mention = new RegExp(`(?<![\\w$.])${h.name.replace(/[$.]/g, '\\$&')}(?![\\w$])`);
-    if (!mention.test(text.slice(h.restPos, h.block.end))) return false;
-    let found = false;
-    const visit = (n: ts.Node): void => {
-      if (found || n.end <= h.restPos) return;
-      if ((ts.isCallExpression(n) || ts.isNewExpression(n)) && n.arguments?.some((a) => a.end > h.restPos && mention.test(text.slice(a.pos, a.end)))) found = true;
-      else ts.forEachChild(n, visit);
-    };
-    visit(h.block);
-    return found;
+    const last = h.name.slice(h.name.lastIndexOf('.') + 1);
+    return (this.mentionsIn(h.block).args.get(last) ?? []).some((at) => at >= h.restPos);
   }
 
   /**
    * A literal held by a name that the function changes afterwards (`p.ExpressionAttributeValues = ...`,
    * `Object.assign(p, ...)`, `ops.bump.X = ...`) is not the whole request: marked incomplete (nested: every map in it),
    * so what the change may add is unknown, never missing. A returned literal or one held by nothing is taken as written.
+   * Only the text around each later mention of the name is read (a change starts there): linear in the mentions.
    */
   private markHolderMutated(lit: ts.Node, params: VNode, h = this.holderOf(lit)): void {
-    if (!h || !mutatedLater(h.name, h.rest, 'js')) return;
+    if (!h) return;
+    const text = this.unit.sf.text;
+    const last = h.name.slice(h.name.lastIndexOf('.') + 1);
+    const around = (this.mentionsIn(h.block).all.get(last) ?? [])
+      .filter((at) => at >= h.restPos)
+      .map((at) => text.slice(Math.max(h.restPos, at - h.name.length - 24), Math.min(h.block.end, at + 400)));
+    const rest = around.join('\n;\n');
+    if (!around.length || !mutatedLater(h.name, rest, 'js')) return;
     if (h.nested) markIncomplete(params);
-    else markMutatedLater(params, h.name, h.rest, 'js');
+    else markMutatedLater(params, h.name, rest, 'js');
   }
 
   /* ---------------------------------------------------------------------------------------------------------------- */

@@ -45,4 +45,19 @@ describe('extract: request-shaped literals', () => {
     assert.deepEqual(extract('q = {"Key": {"$eq": 1}, "FilterExpression": "status"}\n', 'python').sites, []);
     assert.deepEqual(extract("const el = { key: 'a', Item: { id: 1 }, FilterExpression: 'visible' };", 'typescript').sites, []);
   });
+
+  it('bad input: 10,000 request-shaped literals in one function, each held by a name, are read in linear work', () => {
+    // Each literal's holder, its later mentions and the held-by-another-site test are indexed once per function (the
+    // pairwise versions took minutes here); the mocha timeout bounds it.
+    const n = 10_000;
+    const ts = `export function f() {\n${Array.from({ length: n }, (_, i) => `  const p${i} = { Key: { id: ${i} }, UpdateExpression: 'SET a = :a' };`).join('\n')}\n  p9999.ExpressionAttributeValues = { ':a': 1 };\n  return p0;\n}\n`;
+    const tsSites = extract(ts, 'typescript').sites;
+    assert.equal(tsSites.length, n);
+    assert.equal(tsSites[n - 1].params.complete, false, 'the literal changed later is incomplete');
+    assert.equal(tsSites[0].params.complete, true);
+    const py = `def f():\n${Array.from({ length: n }, (_, i) => `    p${i} = {"Key": {"id": ${i}}, "UpdateExpression": "SET a = :a"}`).join('\n')}\n    p9999["ExpressionAttributeValues"] = {":a": 1}\n    return p0\n`;
+    const pySites = extract(py, 'python').sites;
+    assert.equal(pySites.length, n);
+    assert.equal(pySites[n - 1].params.complete, false);
+  });
 });
