@@ -131,7 +131,7 @@ async function memoryRows(): Promise<BenchRow[]> {
     // A 50,000-line file is above the default size limit (2 MB): raised, so the document is analysed.
     const client = await LspClient.start({ settings: () => ({ maxFileSize: 16 * 1024 * 1024 }) });
     try {
-      const stats = async () => (await client.connection.sendRequest('dynalint/stats')) as { rssBytes: number };
+      const stats = async (collectGarbage = false) => (await client.connection.sendRequest('dynalint/stats', { collectGarbage })) as { rssBytes: number; heapUsedBytes: number };
       const idle = (await stats()).rssBytes;
       const uri = `file:///bench/rss-${name.replace(/ /g, '-')}.ts`;
       await client.open(uri, 'typescript', text);
@@ -142,6 +142,17 @@ async function memoryRows(): Promise<BenchRow[]> {
       const open = (await stats()).rssBytes;
       const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
       rows.push({ area: 'lsp', name: `server RSS, 50,000-line TS open (${name})`, ours: mb(open), baseline: `idle server ${mb(idle)}`, ratio: open / idle, note: 'aim <= 150 MB' });
+      if (name !== 'tsFile') continue;
+      // Edits in 20 different statements: what the server holds must not grow with the versions it has seen.
+      const heapBefore = (await stats(true)).heapUsedBytes;
+      let from = at;
+      for (let i = 0; i < 20; i++) {
+        const next = client.text(uri).indexOf("'ADD likes :", from + 20_000) + 4;
+        from = next;
+        await client.diagnosticsFor(uri, await client.edit(uri, next, next, ' '), 300_000);
+      }
+      const heapAfter = (await stats(true)).heapUsedBytes;
+      rows.push({ area: 'lsp', name: `server heap after GC, after 20 more edits in different statements (${name})`, ours: mb(heapAfter), baseline: `after the first edit ${mb(heapBefore)}`, ratio: heapAfter / heapBefore, note: 'aim ~1: nothing kept per version' });
     } finally {
       await client.stop();
     }
