@@ -574,10 +574,27 @@ class PyExtractor {
     return m;
   }
 
-  /** Whether the held name is mentioned in the arguments of a call after the dict (`table.update_item(**p)`, `run(p)`): then that call's business. */
-  private passedOn(h: { name: string; top: TNode; fn: Fn }): boolean {
+  /**
+   * Whether the held dict flows on after it: its name mentioned in a call's arguments (`table.update_item(**p)`,
+   * `run(p)`: that call's business), or anywhere else but a `return` of it or a change to it (`{**p, 'X': ...}`,
+   * `q = p`, `[p]`: part of another value, which may complete it). Then it is no request of its own.
+   */
+  private flowsOn(h: { name: string; top: TNode; fn: Fn }): boolean {
     const last = h.name.slice(h.name.lastIndexOf('.') + 1);
-    return (this.mentionsIn(h.fn).args.get(last) ?? []).some((at) => at >= h.top.endIndex);
+    const m = this.mentionsIn(h.fn);
+    const from0 = h.top.endIndex;
+    if ((m.args.get(last) ?? []).some((at) => at >= from0)) return true;
+    const start = h.name.length - last.length;
+    return (m.all.get(last) ?? []).some((at) => {
+      if (at < from0) return false;
+      const from = at - start;
+      if (this.text.slice(from, at + last.length) !== h.name) return true;
+      const before = this.text.slice(Math.max(from0, from - 16), from);
+      const after = this.text.slice(at + last.length, Math.min(h.fn.range.end, at + last.length + 400));
+      if (/(?:^|[^\w.])return\s+\(?\s*$/.test(before) && /^\s*(?:[)\n#;]|$|\[|\.)/.test(after)) return false;
+      if (/(?:^|[^\w.])del\s+$/.test(before)) return false;
+      return !mutatedLater(h.name, h.name + after, 'python');
+    });
   }
 
   /**
@@ -612,9 +629,9 @@ class PyExtractor {
     if (params.kind !== 'object') return undefined;
     const api = shapeApi(params);
     if (!api) return undefined;
-    // Held by a name passed to a call (one we know took it through data flow, or one we cannot read): that call's.
+    // Held by a name that flows on (to a call, into another value): where it goes decides.
     const h = this.holderOf(n);
-    if (h && this.passedOn(h)) return undefined;
+    if (h && this.flowsOn(h)) return undefined;
     this.markHolderMutated(n, params, h);
     const style = inferStyle(params, 'low-level');
     const p = n.parent;

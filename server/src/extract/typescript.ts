@@ -396,9 +396,9 @@ class UnitExtractor {
     const api = shapeApi(params);
     if (!api) return undefined;
     if (c.fn) {
-      // Held by a name passed to a call (one we know took it through data flow, or one we cannot read): that call's.
+      // Held by a name that flows on (to a call, into another value): where it goes decides.
       const h = this.holderOf(lit);
-      if (h && this.passedOn(h)) return undefined;
+      if (h && this.flowsOn(h)) return undefined;
       this.markHolderMutated(lit, params, h);
     }
     const style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
@@ -489,10 +489,27 @@ class UnitExtractor {
     return m;
   }
 
-  /** Whether the held name is mentioned in the arguments of a call after the literal (`send(new UpdateCommand(p))`, `run(p)`): then that call's business. */
-  private passedOn(h: { name: string; restPos: number; block: ts.Node }): boolean {
+  /**
+   * Whether the held literal flows on after it: its name mentioned in a call's arguments (`send(new UpdateCommand(p))`,
+   * `run(p)`: that call's business), or anywhere else but a `return` of it or a change to it (`{ ...p, X }`, `q = p`,
+   * `[p]`: part of another value, which may complete it). Then it is no request of its own.
+   */
+  private flowsOn(h: { name: string; restPos: number; block: ts.Node }): boolean {
     const last = h.name.slice(h.name.lastIndexOf('.') + 1);
-    return (this.mentionsIn(h.block).args.get(last) ?? []).some((at) => at >= h.restPos);
+    const m = this.mentionsIn(h.block);
+    if ((m.args.get(last) ?? []).some((at) => at >= h.restPos)) return true;
+    const text = this.unit.sf.text;
+    const start = h.name.length - last.length;
+    return (m.all.get(last) ?? []).some((at) => {
+      if (at < h.restPos) return false;
+      const from = at - start;
+      if (text.slice(from, at + last.length) !== h.name) return true;
+      const before = text.slice(Math.max(h.restPos, from - 24), from);
+      const after = text.slice(at + last.length, Math.min(h.block.end, at + last.length + 400));
+      if (/(?:^|[^\w$.])return\s*\(?\s*$/.test(before) && /^\s*(?:[);}\n]|$|\[|\.|!)/.test(after)) return false;
+      if (/(?:Object\.assign\(\s*|delete\s+)$/.test(before)) return false;
+      return !mutatedLater(h.name, h.name + after, 'js');
+    });
   }
 
   /**

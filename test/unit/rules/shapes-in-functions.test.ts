@@ -56,6 +56,24 @@ const cases: ShapeCase[] = [
     expect: [],
   },
   {
+    name: 'held by a name spread into another literal (the rest of the request comes there): not a request of its own',
+    ts: `export function build(id: string) {\n  const base = { Key: { id }, UpdateExpression: 'SET a = :a' };\n  return { ...base, TableName: 'T', ExpressionAttributeValues: { ':a': 1 } };\n}\n`,
+    py: `def build(pk):\n    base = {'Key': {'id': pk}, 'UpdateExpression': 'SET a = :a'}\n    return {**base, 'TableName': 'T', 'ExpressionAttributeValues': {':a': 1}}\n`,
+    expect: [],
+  },
+  {
+    name: 'held by a name given to another name or put in a list: it flows on, not a request of its own',
+    ts: `export function build(id: string) {\n  const base = { Key: { id }, UpdateExpression: 'SET a = :a' };\n  const all = [base];\n  return all;\n}\n`,
+    py: `def build(pk):\n    base = {'Key': {'id': pk}, 'UpdateExpression': 'SET a = :a'}\n    alias = base\n    return alias\n`,
+    expect: [],
+  },
+  {
+    name: 'control: held by a name that is only returned, it is the builder\'s request',
+    ts: `export function build(id: string) {\n  const p = { Key: { id }, UpdateExpression: 'SET #a = :a', ExpressionAttributeValues: { ':a': 1 } };\n  return p;\n}\n`,
+    py: `def build(pk):\n    p = {'Key': {'id': pk}, 'UpdateExpression': 'SET #a = :a', 'ExpressionAttributeValues': {':a': 1}}\n    return p\n`,
+    expect: ['undefined-name #a'],
+  },
+  {
     name: 'held by a name a DynamoDB call takes through data flow: reported once, on the call',
     ts: `export async function f(id: string, c: boolean) {\n  let p;\n  if (c) {\n    p = { TableName: 'T', Key: { id }, UpdateExpression: 'SET #a = :v', ExpressionAttributeValues: { ':v': 1 } };\n    return;\n  }\n  p = { TableName: 'T', Key: { id }, UpdateExpression: 'SET #b = :v', ExpressionAttributeValues: { ':v': 1 } };\n  await doc.send(new UpdateCommand(p));\n}\n`,
     py: `def f(pk, c):\n    if c:\n        p = {'Key': {'id': pk}, 'UpdateExpression': 'SET #a = :v', 'ExpressionAttributeValues': {':v': 1}}\n        return None\n    p = {'Key': {'id': pk}, 'UpdateExpression': 'SET #b = :v', 'ExpressionAttributeValues': {':v': 1}}\n    table.update_item(**p)\n`,
