@@ -123,7 +123,7 @@ class GoHost implements TreeHost {
           continue;
         }
       }
-      if (n.type === 'call_expression' && depth >= 0) out.push(...this.forwardCall(n, depth, stack));
+      if (n.type === 'call_expression' && depth >= 0) out.push(...this.forwardCall(n, depth, stack, FUNCS.has(unit.type) ? unit : undefined));
       for (let i = n.namedChildCount - 1; i >= 0; i--) {
         const c = n.namedChild(i);
         if (c) walk.push(c);
@@ -155,10 +155,12 @@ class GoHost implements TreeHost {
     return false;
   }
 
-  private forwardCall(call: TNode, depth: number, stack: number[]): RequestSite[] {
+  private forwardCall(call: TNode, depth: number, stack: number[], unitFn?: TNode): RequestSite[] {
     const f = call.childForFieldName('function');
-    const fn = this.functionOf(call);
-    if (!f || !fn) return [];
+    // The unit is the function holding the call (a func literal is not a unit of its own); none at package level.
+    const fn = unitFn;
+    if (!f || !fn || (f.type !== 'identifier' && f.type !== 'selector_expression')) return [];
+    if (f.type === 'identifier' && BUILTINS.test(this.src(f))) return [];
     let name: string;
     let method = false;
     if (f.type === 'identifier') name = this.src(f);
@@ -169,7 +171,6 @@ class GoHost implements TreeHost {
       name = this.src(f.childForFieldName('field')!);
       method = true;
     } else return [];
-    if (f.type === 'identifier' && BUILTINS.test(name)) return [];
     // Whatever is found, this call's sites depend on the functions of that name (a helper typed later is followed then).
     if (!this.read.some((d) => d.name === name && d.range.start < 0)) this.read.push({ range: { start: -1, end: -1 }, name });
     const targets = this.funcs.get(name);
@@ -661,6 +662,8 @@ class GoHost implements TreeHost {
 
   /** The argument a followed helper's parameter is bound to, while its latest binding before `at` is the parameter. */
   private paramBinding(name: string, at: TNode): VNode | undefined {
+    // Only while a helper is followed (node parents are costly in web-tree-sitter: not walked otherwise).
+    if (!this.bindings.size) return undefined;
     const fn = this.functionOf(at);
     const bound = fn && this.bindings.get(fn.id)?.get(name);
     if (!fn || !bound) return undefined;

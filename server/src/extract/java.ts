@@ -173,7 +173,7 @@ class JavaHost implements TreeHost {
             continue;
           }
         }
-        if (depth >= 0) out.push(...this.forwardCall(n, depth, stack));
+        if (depth >= 0) out.push(...this.forwardCall(n, depth, stack, FUNCS.has(unit.type) ? unit : undefined));
       } else if (n.type === 'object_creation_expression' && !this.inChain(n)) {
         const s = this.v1Site(n);
         if (s) {
@@ -329,14 +329,15 @@ class JavaHost implements TreeHost {
    * with its parameters bound to the call's arguments, seen at the call (`RequestSite.forwarded`), in the caller's
    * function and arms. Followed MAX_FORWARD_DEPTH deep; recursion stops.
    */
-  private forwardCall(call: TNode, depth: number, stack: number[]): RequestSite[] {
+  private forwardCall(call: TNode, depth: number, stack: number[], unitFn?: TNode): RequestSite[] {
     const obj = call.childForFieldName('object');
     if (obj && obj.type !== 'this') return [];
     const name = this.name(call);
     // Whatever is found, this call's sites depend on the methods of that name (a helper typed later is followed then).
     if (!this.read.some((d) => d.name === name && d.range.start < 0)) this.read.push({ range: { start: -1, end: -1 }, name });
     const targets = this.methods.get(name);
-    const fn = this.functionOf(call);
+    if (!targets) return [];
+    const fn = unitFn ?? this.functionOf(call);
     if (!fn || !targets || targets.length !== 1 || stack.includes(targets[0].id)) return [];
     const target = targets[0];
     const formal = kids(target.childForFieldName('parameters'));
@@ -533,6 +534,8 @@ class JavaHost implements TreeHost {
 
   /** The argument a followed helper's parameter is bound to, while its latest binding before `at` is the parameter. */
   private paramBinding(name: string, at: TNode): VNode | undefined {
+    // Only while a helper is followed (node parents are costly in web-tree-sitter: not walked otherwise).
+    if (!this.bindings.size) return undefined;
     const fn = this.functionOf(at);
     const bound = fn && this.bindings.get(fn.id)?.get(name);
     if (!fn || !bound) return undefined;
