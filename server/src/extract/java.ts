@@ -298,19 +298,38 @@ class JavaHost implements TreeHost {
 
   /** `b.build()` on a local builder (`UpdateItemRequest.Builder b = UpdateItemRequest.builder()...`, then `b.x(..);`). */
   private builderVarSite(build: TNode): { site: RequestSite; roots: ObjectNode[] } | undefined {
-    const obj = build.childForFieldName('object');
-    if (obj?.type !== 'identifier' || kids(build.childForFieldName('arguments')).length) return undefined;
-    const found = this.lookup(this.src(obj), obj);
-    const mode = found?.decl && found.fn ? this.modeOf(found.value) : undefined;
-    if (mode?.kind !== 'builder') return undefined;
-    const api = this.apiName(mode.cls);
+    if (kids(build.childForFieldName('arguments')).length) return undefined;
+    const v = this.builderVarValue(build);
+    if (!v) return undefined;
+    const api = this.apiName(v.cls);
     if (!api) return undefined;
+    const enhanced = ENHANCED[v.cls] !== undefined;
+    const roots = enhanced ? v.alts.map((a) => this.enhanced(a)) : v.alts;
+    return { site: this.finish({ api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(build), nameRange: this.range(v.base), params: roots[0], sdk: enhanced ? 'aws-sdk-java-v2-enhanced' : 'aws-sdk-java-v2' }, build), roots };
+  }
+
+  /**
+   * `b.build()` / `b.x(..).build()` on a local builder: its value at the chain (data flow), the chain's own calls
+   * after it; the class whose builder it is.
+   */
+  private builderVarValue(build: TNode): { alts: ObjectNode[]; cls: string; base: TNode } | undefined {
+    const calls: TNode[] = [];
+    let base: TNode | null = build.childForFieldName('object');
+    for (; base?.type === 'method_invocation'; base = base.childForFieldName('object')) calls.push(base);
+    if (base?.type !== 'identifier') return undefined;
+    const mode = this.modeAt(this.src(base), base);
+    if (mode?.kind !== 'builder' || calls.some((c) => READS.test(this.name(c)))) return undefined;
     this.flowBudget = FLOW_BUDGET;
-    const alts = objectAlternatives(this.value(obj, 0, 0));
-    if (!alts) return undefined;
-    const enhanced = ENHANCED[mode.cls] !== undefined;
-    const roots = enhanced ? alts.map((a) => this.enhanced(a)) : alts;
-    return { site: this.finish({ api, apiSource: 'call', style: 'low-level', host: JAVA_HOST, range: this.range(build), nameRange: this.range(obj), params: roots[0], sdk: enhanced ? 'aws-sdk-java-v2-enhanced' : 'aws-sdk-java-v2' }, build), roots };
+    let state: State = objectAlternatives(this.value(base, 0, 0));
+    if (!state) return undefined;
+    const f: FlowCtx = { name: this.src(base), mode, use: base, mention: /$^/, depth: 1, hops: 1 };
+    for (const c of calls.reverse()) {
+      const op = this.modeOp(c, this.name(c), kids(c.childForFieldName('arguments')), f, false);
+      if (!op) return undefined;
+      state = applyAll(state, op);
+    }
+    const alts = state && objectAlternatives(valueOf(state, this.unknown(base)));
+    return alts ? { alts, cls: mode.cls, base } : undefined;
   }
 
   private finish(s: RequestSite, at: TNode): RequestSite {
@@ -613,7 +632,7 @@ class JavaHost implements TreeHost {
         if (bound) return bound;
         const found = hops < MAX_RESOLVE ? this.lookup(this.src(n), n) : undefined;
         if (!found) return this.unknown(n);
-        const mode = found.decl && found.fn ? this.modeOf(found.value) : undefined;
+        const mode = found.decl && found.fn ? this.modeAt(this.src(n), n) : undefined;
         if (mode && found.fn) {
           const v = this.flow(this.src(n), mode, n, found.fn, depth, hops);
           if (v) return v;
@@ -664,8 +683,11 @@ class JavaHost implements TreeHost {
     const callee = this.callee(n).replace(/^java\.util\./, '');
     if (name === 'build' && this.builderRoot(n)) return this.chain(n, depth, hops);
     const obj = n.childForFieldName('object');
-    // `b.build()` of a local builder filled statement by statement.
-    if (name === 'build' && obj?.type === 'identifier' && !args.length) return this.value(obj, depth, hops);
+    // `b.build()` / `b.x(..).build()` of a local builder filled statement by statement.
+    if (name === 'build' && !args.length && obj) {
+      const v = this.builderVarValue(n);
+      if (v) return valueOf(v.alts, this.unknown(n));
+    }
     if (V1_CALL.test(name)) {
       const base = this.chainBase(n);
       const cls = base.type === 'object_creation_expression' && !kids(base.childForFieldName('arguments')).length ? this.creationClass(base) : undefined;
@@ -915,6 +937,20 @@ class JavaHost implements TreeHost {
 
   /* ---------------------------------------------------------------------------------------------------------------- */
   /* Data flow of a local (server/src/flow holds the model; this binds Java's statements to it)                       */
+
+  /** The kind of a local at `at`: from its latest binding that is not its own chain (`b = b.x(..)` keeps b's kind). */
+  private modeAt(name: string, at: TNode): Mode | undefined {
+    const fn = this.functionOf(at);
+    const list = fn ? this.declsOf(fn).get(name)?.filter((d) => d.pos <= at.startIndex) : undefined;
+    for (let i = (list?.length ?? 0) - 1; i >= 0; i--) {
+      const v = list![i].value;
+      if (!v) return undefined;
+      const base = this.chainBase(v);
+      if (v.type === 'method_invocation' && base.type === 'identifier' && this.src(base) === name) continue;
+      return this.modeOf(v);
+    }
+    return undefined;
+  }
 
   /** How statements change a local initialised with `init`, or undefined when the flow does not read it. */
   private modeOf(init: TNode): Mode | undefined {

@@ -111,4 +111,59 @@ describe('java host', () => {
     assert.equal((prop(sites[0].params, 'ConditionExpression') as StringNode).value, 'attribute_not_exists(#pk) AND size > :v');
     assert.ok(findings.some((f) => f.ruleId === 'reserved-word'), findings.map((f) => f.ruleId).join());
   });
+  it('a helper called with -amount is read with the argument: a negative number of unknown magnitude, no fix into the helper', () => {
+    const text = wrap(`        spend(ddb, id, 5L);
+    }
+
+    void spend(DynamoDbClient ddb, String id, long amount) {
+        apply(ddb, id, -amount);
+    }
+
+    private void apply(DynamoDbClient ddb, String id, long delta) {
+        ddb.updateItem(UpdateItemRequest.builder().tableName(TABLE).key(Map.of("PK", AttributeValue.fromS(id)))
+                .updateExpression("ADD credits :d")
+                .expressionAttributeValues(Map.of(":d", AttributeValue.fromN(String.valueOf(delta)))).build());`);
+    const { sites, findings } = lint(text);
+    const own = sites.find((s) => !s.forwarded)!;
+    const fromSpend = sites.find((s) => s.forwarded && s.enclosingFunction?.name === 'spend')!;
+    const fromF = sites.find((s) => s.forwarded && s.enclosingFunction?.name === 'f')!;
+    const delta = (s: typeof own): string => {
+      const av = prop(prop(s.params, 'ExpressionAttributeValues'), ':d');
+      const v = av?.kind === 'object' ? av.properties[0].value : undefined;
+      return v?.kind === 'unknown' ? `unknown sign ${v.sign ?? 'none'}` : v?.kind === 'number' ? `number ${v.text}` : String(v?.kind);
+    };
+    assert.equal(delta(own), 'unknown sign none');
+    assert.equal(delta(fromSpend), 'unknown sign -1');
+    // Two helpers deep, 5L bound through spend's amount: -5, a literal.
+    assert.equal(delta(fromF), 'number -5');
+    assert.deepEqual([fromSpend.forwarded?.bound, text.slice(fromSpend.nameRange.start, fromSpend.nameRange.end)], [true, 'apply']);
+    const dec = findings.filter((f) => f.ruleId === 'decrement-without-floor');
+    assert.equal(dec.length, 1);
+    assert.equal(text.slice(dec[0].range.start, dec[0].range.end), 'credits :d');
+    assert.deepEqual(dec[0].fixes ?? [], []);
+  });
+
+  it('a builder held in a variable is the request at its build(); an SDK 1.x value keeps its withN key range', () => {
+    const text = wrap(`        UpdateItemRequest.Builder b = UpdateItemRequest.builder().tableName(TABLE);
+        b.key(Map.of("PK", AttributeValue.fromS(id)));
+        b = b.updateExpression("SET n = :n");
+        ddb.updateItem(b.expressionAttributeValues(Map.of(":n", AttributeValue.fromN("1"))).build());
+        var legacy = new com.amazonaws.services.dynamodbv2.model.UpdateItemRequest().withTableName(TABLE)
+                .withUpdateExpression("ADD n :one")
+                .withExpressionAttributeValues(Map.of(":one", new com.amazonaws.services.dynamodbv2.model.AttributeValue().withS("1")));
+        legacy.setKey(Map.of("PK", new com.amazonaws.services.dynamodbv2.model.AttributeValue(id)));
+        dynamo.updateItem(legacy);`);
+    const { sites, findings } = lint(text);
+    assert.deepEqual(sites.map((s) => [s.api, s.sdk, text.slice(s.nameRange.start, s.nameRange.end)]), [
+      ['UpdateItem', 'aws-sdk-java-v2', 'b'],
+      ['UpdateItem', 'aws-sdk-java-v1', 'UpdateItemRequest'],
+    ]);
+    assert.deepEqual(sites[0].params.properties.map((p) => p.key).sort(), ['ExpressionAttributeValues', 'Key', 'TableName', 'UpdateExpression']);
+    assert.ok(prop(sites[1].params, 'Key'), 'the setter after the chain is read');
+    const one = prop(prop(sites[1].params, 'ExpressionAttributeValues'), ':one');
+    assert.equal(one?.kind === 'object' && text.slice(one.properties[0].keyRange.start, one.properties[0].keyRange.end), 'withS');
+    const add = findings.find((f) => f.ruleId === 'add-on-non-number')!;
+    assert.ok(add, findings.map((f) => f.ruleId).join());
+    assert.ok(applyEdits(text, add.fixes![0].edits).includes('AttributeValue().withN("1")'));
+  });
 });
