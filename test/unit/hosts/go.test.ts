@@ -194,4 +194,54 @@ func f() {
     for (const f of findings) for (const fix of f.fixes ?? []) assert.ok(parsesClean(applyEdits(text, fix.edits)), fix.title);
     assert.ok(!findings.some((f) => f.ruleId === 'undefined-name' && f.fixes?.length));
   });
+  it('a method on the receiver called with -n is followed with its argument; a helper of another file is not', () => {
+    const text = `${HEAD}
+type Repo struct{ c *dynamodb.Client }
+
+func (r *Repo) bump(ctx context.Context, post string, delta int64) error {
+	_, err := r.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String("T"),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}},
+		UpdateExpression:          aws.String("ADD Likes :d"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: strconv.FormatInt(delta, 10)}},
+	})
+	return err
+}
+
+func (r *Repo) Unlike(ctx context.Context, post string, n int64) error {
+	if n > 0 {
+		return r.bump(ctx, post, -n)
+	}
+	return unlikeElsewhere(ctx, post, -n)
+}
+`;
+    const { sites, findings } = lint(text);
+    const fwd = sites.filter((s) => s.forwarded);
+    assert.deepEqual(fwd.map((s) => [s.enclosingFunction?.name, text.slice(s.nameRange.start, s.nameRange.end), s.forwarded?.bound, (s.branch ?? '').startsWith('/')]), [['Unlike', 'bump', true, true]]);
+    const av = prop(prop(fwd[0].params, 'ExpressionAttributeValues'), ':d');
+    const d = av?.kind === 'object' ? av.properties[0].value : undefined;
+    assert.equal(d?.kind === 'unknown' ? d.sign : undefined, -1);
+    assert.deepEqual(findings.map((f) => `${f.ruleId} ${text.slice(f.range.start, f.range.end)} ${f.fixes?.length ?? 0}`), ['decrement-without-floor Likes :d 0']);
+  });
+
+  it('a nil slice grown on one branch gives one request per alternative, each its own tree', () => {
+    const text = `${HEAD}
+func f(ctx context.Context, c *dynamodb.Client, post string, guard bool) {
+	var items []types.TransactWriteItem
+	if guard {
+		items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: aws.String("T"), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}}, ConditionExpression: aws.String("attribute_exists(PK)")}})
+	}
+	items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: aws.String("T"), Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}}}})
+	c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+}
+`;
+    const { sites } = lint(text);
+    assert.deepEqual(sites.map((s) => [s.alternative, (prop(s.params, 'TransactItems') as { items: unknown[] }).items.length]), [
+      [{ index: 0, count: 2 }, 2],
+      [{ index: 1, count: 2 }, 1],
+    ]);
+    const [a, b] = sites.map((s) => prop(s.params, 'TransactItems') as { items: { range: object }[] });
+    assert.notEqual(a.items[1], b.items[0]);
+    assert.deepEqual(a.items[1].range, b.items[0].range);
+  });
 });
