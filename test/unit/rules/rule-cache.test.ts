@@ -1,0 +1,59 @@
+/**
+ * RuleCache's entries (rules/incremental.ts `moved`): moving an entry through edits takes shortcuts when an edit lies
+ * wholly before or after every window of the entry (`lo`/`hi`). As a property over random windows, findings and
+ * edits, the result must equal moving window by window (the plain algorithm, written out here): the same verdict
+ * (touched or not), the same windows and the same findings.
+ */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { type SiteEntry, type Span, type Window, bounds, moved } from '../../../server/src/rules/incremental';
+import type { SiteFinding } from '../../../server/src/rules/types';
+import { fcParameters } from '../../support/fc';
+
+/** Window by window, every span in turn: the reference. */
+function reference(windows: Window[], findings: SiteFinding[], spans: Span[]): { touched: boolean; windows: Window[]; findings: SiteFinding[] } {
+  const ws = windows.map((w) => ({ ...w }));
+  let fs = findings;
+  for (const span of spans) {
+    const diff = span.newEnd - span.oldEnd;
+    if (ws.some((w) => span.start <= w.end && span.oldEnd >= w.start)) return { touched: true, windows: ws, findings: fs };
+    if (diff === 0 || !ws.some((w) => w.start >= span.oldEnd)) continue;
+    for (const w of ws)
+      if (w.start >= span.oldEnd) {
+        w.start += diff;
+        w.end += diff;
+      }
+    const move = (o: number) => (o >= span.oldEnd ? o + diff : o);
+    fs = fs.map((f) => ({ ...f, range: { start: move(f.range.start), end: move(f.range.end) } }));
+  }
+  return { touched: false, windows: ws, findings: fs };
+}
+
+const window = fc.tuple(fc.nat({ max: 400 }), fc.nat({ max: 60 })).map(([start, len]) => ({ start, end: start + len }));
+const span = fc.tuple(fc.nat({ max: 500 }), fc.nat({ max: 30 }), fc.nat({ max: 30 })).map(([start, del, ins]) => ({ start, oldEnd: start + del, newEnd: start + ins }));
+
+describe('rule cache: moving an entry through edits', () => {
+  it('equals moving window by window (touched or not, windows, findings)', () => {
+    fc.assert(
+      fc.property(fc.array(window, { minLength: 1, maxLength: 5 }), fc.array(span, { minLength: 1, maxLength: 4 }), (windows, spans) => {
+        // One finding per window, inside it: the cache's findings always lie in its windows.
+        const findings: SiteFinding[] = windows.map((w, i) => ({ ruleId: 'r', message: `m${i}`, range: { start: w.start, end: w.end } }));
+        const want = reference(windows, findings, spans);
+        const entry: SiteEntry = {
+          findings: [[0, findings]],
+          windows: windows.map((w) => ({ ...w })),
+          last: Math.max(...findings.map((f) => f.range.end)),
+          run: 1,
+          ...bounds(windows),
+        };
+        const ok = moved(entry, spans);
+        assert.equal(!ok, want.touched);
+        if (!ok) return;
+        assert.deepEqual(entry.windows, want.windows);
+        assert.deepEqual(entry.findings[0][1].map((f) => f.range), want.findings.map((f) => f.range));
+        assert.deepEqual(bounds(entry.windows), { lo: entry.lo, hi: entry.hi });
+      }),
+      fcParameters({ numRuns: 2000 }),
+    );
+  });
+});
