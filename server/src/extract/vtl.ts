@@ -202,6 +202,9 @@ function restore(text: string, root: VNode, regions: Region[], directives: numbe
           continue;
         }
         p.value = fix(p.value);
+        // The entry ends where its value does: the reference, not the one-character placeholder parsed in its place
+        // (a fix inserting after the last entry would otherwise land inside `$util...`).
+        if (p.value.range.end > p.range.end) p.range = { start: p.range.start, end: p.value.range.end };
         kept.push(p);
         stack.push(p.value);
       }

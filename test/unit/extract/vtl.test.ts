@@ -91,6 +91,34 @@ describe('extract: AppSync VTL templates', () => {
     assert.deepEqual(shown(out, lint(out).findings), []);
   });
 
+  it('an entry whose value is a reference ends where the reference does: a fix adds the next entry after it', () => {
+    const text = `{
+  "version": "2018-05-29",
+  "operation": "UpdateItem",
+  "key": { "id": $util.dynamodb.toDynamoDBJson($ctx.args.id) },
+  "update": {
+    "expression": "SET viewCount = viewCount + :one, seenAt = :s",
+    "expressionValues": {
+      ":one": $util.dynamodb.toDynamoDBJson(1),
+      ":s": $util.dynamodb.toDynamoDBJson($ctx.args.at)
+    }
+  }
+}
+`;
+    const { sites, findings } = lint(text);
+    const values = prop(sites[0].params, 'ExpressionAttributeValues');
+    assert.equal(values?.kind, 'object');
+    const entries = values.kind === 'object' ? values.properties.map((p) => text.slice(p.range.start, p.range.end)) : [];
+    assert.deepEqual(entries, ['":one": $util.dynamodb.toDynamoDBJson(1)', '":s": $util.dynamodb.toDynamoDBJson($ctx.args.at)']);
+    const key = prop(sites[0].params, 'Key');
+    assert.deepEqual(key?.kind === 'object' ? key.properties.map((p) => text.slice(p.range.start, p.range.end)) : [], ['"id": $util.dynamodb.toDynamoDBJson($ctx.args.id)']);
+    const fix = findings.find((f) => f.ruleId === 'set-without-if-not-exists')!.fixes!.find((f) => f.edits.some((e) => e.newText.includes(':zero')))!;
+    const out = applyEdits(text, fix.edits);
+    assert.ok(out.includes('      ":s": $util.dynamodb.toDynamoDBJson($ctx.args.at),\n      ":zero": {"N": "0"}\n    }'), out);
+    assert.deepEqual(blankVtl(out).regions.map((r) => out.slice(r.start, r.end)), blankVtl(text).regions.map((r) => text.slice(r.start, r.end)), 'the references are untouched');
+    assert.deepEqual(shown(out, lint(out).findings), []);
+  });
+
   it('a transaction: unguarded Put, ADD on a string, reserved words; the guard fix withheld', () => {
     const { sites, findings } = lint(TRANSACT);
     assert.deepEqual(sites.map((s) => s.api), ['TransactWriteItems']);
