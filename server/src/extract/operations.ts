@@ -1,4 +1,4 @@
-import { ObjectNode, RequestSite, VNode, prop, tableNameOf } from './model';
+import { ObjectNode, Range, RequestSite, VNode, prop, tableNameOf } from './model';
 
 /** One item-level action inside a request: the request itself, or one entry of a transaction or batch. */
 export type OperationKind =
@@ -37,24 +37,65 @@ const SINGLE: Partial<Record<RequestSite['api'], OperationKind>> = {
   Unknown: 'Unknown',
 };
 
+/**
+ * A transaction's actions as read. An action the extractor could not read (`{ Put: putAction }` with `putAction` a
+ * parameter, `{ Put: makePut() }`, `makeItem()` in the list, `{ ...entry }`) or a list holding entries that are not
+ * written out (`...moreItems`, an unknown list) may be anything, a guarded Put included: a rule concluding something
+ * about all of a transaction's actions ("none fails on a replay", "only counters") must stay silent unless every
+ * action is read (`listed` and no `unread` entry; unknown means silent).
+ */
+export interface TransactionActions {
+  /** The actions read, in source order (what `operationsOf` returns for the transaction). */
+  ops: Operation[];
+  /**
+   * Entries whose action is not known: its index, its range, and its kind when the entry names it (`{ Put: x }`,
+   * `{ ConditionCheck: x }`); no kind for an entry that is not a map (`makeItem()`) or hides its keys (`{ ...e }`).
+   */
+  unread: { index: number; kind?: OperationKind; range: Range }[];
+  /**
+   * Every entry of the list is among `TransactItems`' items: written out, or the representative of entries of one
+   * known shape (`ids.map((id) => ({ Put: {...} }))`, a push in a loop: `samples`). False for a list that is not a
+   * list literal or holds a spread of an unknown one.
+   */
+  listed: boolean;
+}
+
+const TRANSACT_KINDS = ['Put', 'Update', 'Delete', 'ConditionCheck', 'Get'] as const;
+
+/** The actions of a TransactWriteItems / TransactGetItems request, with what could not be read; undefined for others. */
+export function transactionActions(site: RequestSite): TransactionActions | undefined {
+  if (site.api !== 'TransactWriteItems' && site.api !== 'TransactGetItems') return undefined;
+  const out: TransactionActions = { ops: [], unread: [], listed: false };
+  const items = prop(site.params, 'TransactItems');
+  if (items?.kind !== 'array') return out;
+  out.listed = items.complete || !!items.samples;
+  items.items.forEach((entry, index) => {
+    if (entry.kind !== 'object') {
+      out.unread.push({ index, range: entry.range });
+      return;
+    }
+    let named = false;
+    for (const kind of TRANSACT_KINDS) {
+      const inner = prop(entry, kind);
+      if (!inner) continue;
+      named = true;
+      if (inner.kind === 'object') out.ops.push({ kind, params: inner, site, table: tableNameOf(site, inner), index, transactional: true });
+      else out.unread.push({ index, kind, range: entry.range });
+    }
+    // No action key: a spread may hold it; a complete map without one is no action at all (DynamoDB rejects it).
+    if (!named && !entry.complete) out.unread.push({ index, range: entry.range });
+  });
+  return out;
+}
+
 /** Every item-level operation a request performs, in source order. */
 export function operationsOf(site: RequestSite): Operation[] {
   const single = SINGLE[site.api];
   const p = site.params;
   if (single) return [{ kind: single, params: p, site, table: tableNameOf(site), transactional: false }];
+  const tx = transactionActions(site);
+  if (tx) return tx.ops;
   const out: Operation[] = [];
-  if (site.api === 'TransactWriteItems' || site.api === 'TransactGetItems') {
-    const items = prop(p, 'TransactItems');
-    if (items?.kind !== 'array') return out;
-    items.items.forEach((entry, index) => {
-      if (entry.kind !== 'object') return;
-      for (const kind of ['Put', 'Update', 'Delete', 'ConditionCheck', 'Get'] as const) {
-        const inner = prop(entry, kind);
-        if (inner?.kind === 'object') out.push({ kind, params: inner, site, table: tableNameOf(site, inner), index, transactional: true });
-      }
-    });
-    return out;
-  }
   if (site.api === 'BatchWriteItem' || site.api === 'BatchGetItem') {
     const tables = prop(p, 'RequestItems');
     if (tables?.kind !== 'object') return out;

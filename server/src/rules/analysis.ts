@@ -3,7 +3,7 @@
  * counter updates, condition guards, key attributes and placeholder values.
  */
 import { AttrType, ObjectNode, Property, Range, RequestSite, StringNode, VNode, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
-import { Operation, operationsOf } from '../extract/operations';
+import { Operation, TransactionActions, operationsOf, transactionActions } from '../extract/operations';
 import { parseExpression } from '../expression/parser';
 import { Lru } from './lru';
 import type {
@@ -21,8 +21,23 @@ const operationsCache = new WeakMap<RequestSite, Operation[]>();
  */
 export function operations(site: RequestSite): Operation[] {
   let ops = operationsCache.get(site);
-  if (!ops) operationsCache.set(site, (ops = operationsOf(site)));
+  if (!ops) operationsCache.set(site, (ops = transactionOf(site)?.ops ?? operationsOf(site)));
   return ops;
+}
+
+const transactionCache = new WeakMap<RequestSite, TransactionActions>();
+
+/**
+ * `transactionActions` (the actions read and the entries that could not be), memoized per site object; undefined for
+ * a request that is no transaction. A rule about all of a transaction's actions reads `unread`/`listed` from here.
+ */
+export function transactionOf(site: RequestSite): TransactionActions | undefined {
+  let tx = transactionCache.get(site);
+  if (!tx) {
+    tx = transactionActions(site);
+    if (tx) transactionCache.set(site, tx);
+  }
+  return tx;
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */

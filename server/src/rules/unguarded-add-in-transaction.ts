@@ -1,7 +1,7 @@
 import { Property, RequestSite, prop, propEntry } from '../extract/model';
 import type { Operation } from '../extract/operations';
 import {
-  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, guardedAttributes, keyNames, keyValueText, namesOf, operations, replayOf, spanRange, tableId, updateOf, valueFacts,
+  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, guardedAttributes, keyNames, keyValueText, namesOf, operations, replayOf, spanRange, tableId, transactionOf, updateOf, valueFacts,
 } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Rule, Severity } from './types';
@@ -95,10 +95,13 @@ function checkSite(text: string, site: RequestSite): Out[] {
     if (upd) for (const c of counterActions(op, upd)) counters.push({ op, c, upd });
   }
   if (!counters.length) return [];
-  // Entries the extractor could not read (a helper call, a spread of a variable) may be the guard. Entries a `.map`
-  // callback builds stand for their kind: judged by their representative.
+  // Actions the extractor could not read (`{ Put: putAction }`, a helper call, a spread of a variable) may be the
+  // guard: silent. Entries a `.map` callback builds stand for their kind: judged by their representative. An unread
+  // ConditionCheck is no guard whatever it checks (nothing in the transaction changes its item: it holds again).
+  const tx = transactionOf(site);
   const items = prop(site.params, 'TransactItems');
-  if (items?.kind !== 'array' || (!items.complete && !items.samples) || items.items.some((i) => i.kind !== 'object')) return [];
+  if (!tx?.listed || items?.kind !== 'array' || tx.unread.some((u) => u.kind !== 'ConditionCheck')) return [];
+  const unreadChecks = tx.unread.length;
   // One action that fails on a replay cancels the whole replay: the transaction is safe.
   const verdicts = ops.map((o) => replayOf(o).verdict);
   if (verdicts.some((v) => v !== 'passes')) return [];
@@ -111,11 +114,12 @@ function checkSite(text: string, site: RequestSite): Out[] {
   const setOperand = counters.every((x) => maybeSet(x)) ? maybeSet(counters[0]) : undefined;
   const ifNumber = setOperand ? ` if ${setOperand} is a number (adding the same element to a set twice is harmless)` : '';
   const severity: Severity | undefined = token || setOperand ? 'info' : undefined;
-  const checkNote = checks.length ? ' A ConditionCheck is no guard here: nothing in the transaction changes its item, so it holds again on the replay.' : '';
+  const checkNote = checks.length || unreadChecks ? ' A ConditionCheck is no guard here: nothing in the transaction changes its item, so it holds again on the replay.' : '';
   const related = (skip: Operation | undefined) => [
     ...counters.filter((_, i) => i > 0 || skip !== undefined).map((x) => ({ range: spanRange(x.upd.node, x.c.action), message: `The counter update \`${actionText(x.upd, x.c)}\`, run again by a replay` })),
     ...children.filter((o) => o !== skip).map((o) => ({ range: entryOf(o)?.keyRange ?? o.params.range, message: `This ${o.kind} has no condition that fails on a replay` })),
     ...checks.map((o) => ({ range: entryOf(o)?.keyRange ?? o.params.range, message: 'This ConditionCheck holds again on a replay' })),
+    ...tx.unread.map((u) => ({ range: propEntry(items.items[u.index], 'ConditionCheck')?.keyRange ?? u.range, message: 'This ConditionCheck holds again on a replay' })),
   ];
 
   if (!children.length) {

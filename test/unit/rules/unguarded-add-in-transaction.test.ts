@@ -1,4 +1,6 @@
-import { Case } from './check';
+import { strict as assert } from 'node:assert';
+import { ensureParser } from '../../../server/src/extract';
+import { Case, lint, slice } from './check';
 import { ruleCases } from './check';
 import { TRANSACT_DIALECTS, V, raw, render } from './render';
 import type { Dialect } from './check';
@@ -264,6 +266,49 @@ cases.push(
   ]),
 );
 
+/**
+ * An action the extractor cannot read may be the guard (a guarded Put, a versioned Update): the rule is silent about
+ * the transaction, which it would otherwise report as "only updates counters". Still reported: the same transactions
+ * with every action known, and next to an unread ConditionCheck (no ConditionCheck guards a replay).
+ */
+const py = (d: Dialect) => d.startsWith('py');
+cases.push(
+  ...TRANSACT_DIALECTS.filter((d) => d !== 'json').flatMap((d): Case[] => [
+    { name: 'a Put that is a variable next to ADD (it may be guarded)', dialect: d, code: tx(d, [{ Put: raw(py(d) ? 'put_action' : 'putAction') }, counter('ADD likeTally :one', 1)]) },
+    { name: 'a Put made by a call next to ADD', dialect: d, code: tx(d, [{ Put: raw(py(d) ? 'like_put(post_id)' : 'likePut(postId)') }, counter('ADD likeTally :one', 1)]) },
+    { name: 'an Update that is a variable next to ADD (it may carry a version condition)', dialect: d, code: tx(d, [counter('ADD likeTally :one', 1), { Update: raw(py(d) ? 'versioned' : 'versioned') }]) },
+    { name: 'an entry made by a call next to ADD', dialect: d, code: tx(d, [raw(py(d) ? 'like_entry(post_id)' : 'likeEntry(postId)'), counter('ADD likeTally :one', 1)]) },
+    { name: 'an entry spread from a variable next to ADD', dialect: d, code: tx(d, [raw(py(d) ? '{**like_entry}' : '{ ...likeEntry }'), counter('ADD likeTally :one', 1)]) },
+    { name: 'a list spread from a variable next to ADD', dialect: d, code: tx(d, [raw(py(d) ? '*more_items' : '...moreItems'), counter('ADD likeTally :one', 1)]) },
+    { name: 'an unknown Put next to a known unguarded Put and ADD', dialect: d, code: tx(d, [put(), { Put: raw(py(d) ? 'marker' : 'marker') }, counter('ADD likeTally :one', 1)]) },
+    {
+      name: 'a ConditionCheck that is a variable guards nothing: the unguarded Put is still reported',
+      dialect: d,
+      code: tx(d, [put(), { ConditionCheck: raw(py(d) ? 'user_check' : 'userCheck') }, counter('ADD likeTally :one', 1)]),
+      expect: [
+        {
+          text: key(d, 'Put'),
+          message: 'A ConditionCheck is no guard here',
+          related: ['likeTally :one', key(d, 'ConditionCheck')],
+          fixes: [tx(d, [put('attribute_not_exists(SK)'), { ConditionCheck: raw(py(d) ? 'user_check' : 'userCheck') }, counter('ADD likeTally :one', 1)])],
+        },
+      ],
+    },
+    {
+      name: 'counter only next to a ConditionCheck that is a variable: still only counters',
+      dialect: d,
+      code: tx(d, [{ ConditionCheck: raw(py(d) ? 'user_check' : 'userCheck') }, counter('ADD likeTally :one', 1)]),
+      expect: [{ text: 'likeTally :one', message: 'This transaction only updates counters', related: [key(d, 'ConditionCheck')] }],
+    },
+  ]),
+  // JSON names no variable: an entry whose action a Step Functions path gives (`"Put.$"`) is not a transaction entry.
+  {
+    name: 'a Put given by a JSONPath (Put.$) next to ADD',
+    dialect: 'json',
+    code: tx('json', [{ 'Put.$': '$.likePut' }, counter('ADD likeTally :one', 1)]),
+  },
+);
+
 cases.push({
   name: 'a reserved key attribute name gets a #placeholder',
   dialect: 'json',
@@ -289,3 +334,99 @@ cases.push({
 });
 
 ruleCases('unguarded-add-in-transaction', cases);
+
+/** The same shapes in the hosts the table above does not render: an unread action silences, a known one does not. */
+describe('unguarded-add-in-transaction: unread actions in Go, Java and YAML', () => {
+  before(() => Promise.all([ensureParser('go'), ensureParser('java'), ensureParser('yaml')]));
+  const fired = (text: string, lang: string) => lint(text, lang).filter((f) => f.ruleId === 'unguarded-add-in-transaction').map((f) => `${slice(text, f)}: ${f.message.slice(0, 40)}`);
+
+  const goTx = (first: string, params = 'put *types.Put') => `package likes
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func like(ctx context.Context, c *dynamodb.Client, ${params}) error {
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		${first},
+		{Update: &types.Update{TableName: aws.String("Social"), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "POST#a91f"}, "SK": &types.AttributeValueMemberS{Value: "META"}}, UpdateExpression: aws.String("ADD likeTally :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}}},
+	}})
+	return err
+}
+`;
+  const goPut = '{Put: &types.Put{TableName: aws.String("Social"), Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "POST#a91f"}, "SK": &types.AttributeValueMemberS{Value: "LIKE#7c20"}}}}';
+
+  it('go: a Put that is a parameter or a call, an entry made by a call: silent', () => {
+    assert.deepEqual(fired(goTx('{Put: put}'), 'go'), []);
+    assert.deepEqual(fired(goTx('{Put: likePut(ctx)}'), 'go'), []);
+    assert.deepEqual(fired(goTx('likeEntry(ctx)'), 'go'), []);
+  });
+
+  it('go: the same transactions with the Put known are reported', () => {
+    assert.deepEqual(fired(goTx(goPut), 'go'), ['Put: No action of this transaction fails when']);
+    assert.deepEqual(fired(goTx('{ConditionCheck: check}', 'check *types.ConditionCheck'), 'go'), ['likeTally :one: This transaction only updates counters a']);
+  });
+
+  const javaTx = (first: string, param = 'Put put') => `import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.*;
+
+public class Likes {
+    private final DynamoDbClient client;
+
+    public Likes(DynamoDbClient client) {
+        this.client = client;
+    }
+
+    public void like(${param}) {
+        client.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(
+            ${first},
+            TransactWriteItem.builder().update(Update.builder()
+                .tableName("Social")
+                .key(Map.of("PK", AttributeValue.fromS("POST#a91f"), "SK", AttributeValue.fromS("META")))
+                .updateExpression("ADD likeTally :one")
+                .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1")))
+                .build()).build()).build());
+    }
+}
+`;
+  const javaPut = 'TransactWriteItem.builder().put(Put.builder().tableName("Social").item(Map.of("PK", AttributeValue.fromS("POST#a91f"), "SK", AttributeValue.fromS("LIKE#7c20"))).build()).build()';
+
+  it('java: a Put that is a parameter or a call, an entry that is a parameter: silent', () => {
+    assert.deepEqual(fired(javaTx('TransactWriteItem.builder().put(put).build()'), 'java'), []);
+    assert.deepEqual(fired(javaTx('TransactWriteItem.builder().put(likePut()).build()'), 'java'), []);
+    assert.deepEqual(fired(javaTx('entry', 'TransactWriteItem entry'), 'java'), []);
+  });
+
+  it('java: the same transaction with the Put known is reported', () => {
+    assert.deepEqual(fired(javaTx(javaPut), 'java'), ['put: No action of this transaction fails when']);
+  });
+
+  const yamlTx = (first: string) => `StartAt: Like
+States:
+  Like:
+    Type: Task
+    Resource: arn:aws:states:::aws-sdk:dynamodb:transactWriteItems
+    Parameters:
+      TransactItems:
+        - ${first}
+        - Update:
+            TableName: Social
+            Key:
+              PK: {S: "POST#a91f"}
+              SK: {S: META}
+            UpdateExpression: ADD likeTally :one
+            ExpressionAttributeValues:
+              ":one": {N: "1"}
+    End: true
+`;
+
+  it('yaml (Step Functions): a Put given by a JSONPath is silent, a written one is reported', () => {
+    assert.deepEqual(fired(yamlTx('Put.$: $.likePut'), 'yaml'), []);
+    assert.deepEqual(fired(yamlTx('Put: {TableName: Social, Item: {PK: {S: "POST#a91f"}, SK: {S: "LIKE#7c20"}}}'), 'yaml'), ['Put: No action of this transaction fails when']);
+  });
+});
