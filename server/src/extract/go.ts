@@ -8,13 +8,13 @@
  * range is the `N` of the type name), v1's `&dynamodb.AttributeValue{N: aws.String("1")}` is `{N: "1"}` already.
  * Names resolve through constants (`const`, `const (...)` blocks) and variables of the enclosing function (the
  * latest assignment before the use); `items = append(items, types.TransactWriteItem{...})` builds a slice.
- * The `feature/dynamodb/expression` builder yields expressions (`expr.Update()`) we do not evaluate: unknown, so the
- * rules stay silent about them.
+ * The `expression` builder (`expr.Update()`, `expr.Names()`...) is read as the expressions it builds (go-expression.ts).
  */
 import type { Node as TNode } from 'web-tree-sitter';
 import { Op, State, applyAll, cloneTree, flatten, join, valueOf } from '../flow';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { GO_HOST } from './hosts';
+import { Binding, GoBuilders, expressionAlias, isAbsent } from './go-expression';
 import { decodeGo, decodeGoRaw } from './host-strings';
 import { concatStrings } from './strings';
 import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
@@ -48,6 +48,11 @@ interface Decl {
   opaque?: boolean;
   /** A parameter of the function (bound when it is followed from a call of this file). */
   param?: boolean;
+  /** The statement binding it (`:=`, `=`). */
+  node?: TNode;
+  /** `a, b := f()`: the call whose `index`-th result it is. */
+  tuple?: TNode;
+  index?: number;
 }
 
 interface FlowCtx {
@@ -72,6 +77,8 @@ class GoHost implements TreeHost {
   private read: { range: Range; name: string }[] = [];
   /** The unit `sites` is reading. */
   private reading = -1;
+  /** The `expression` builder reader, when the file imports the package. */
+  private builders: GoBuilders | undefined;
 
   units(root: TNode): { node: TNode; env: boolean; name?: string }[] {
     return kids(root).map((node) => {
@@ -98,6 +105,18 @@ class GoHost implements TreeHost {
       else this.funcs.set(this.src(name), [top]);
     }
     this.sdk = text.includes('aws-sdk-go-v2') || !text.includes('github.com/aws/aws-sdk-go/') ? 'aws-sdk-go-v2' : 'aws-sdk-go';
+    const alias = expressionAlias(text);
+    this.builders = alias
+      ? new GoBuilders(
+          {
+            src: (n) => this.src(n),
+            binding: (id) => this.builderBinding(id),
+            value: (n) => this.value(n, 1, 0),
+            helper: (name) => this.helper(name),
+          },
+          alias,
+        )
+      : undefined;
     for (const top of kids(root)) {
       if (top.type !== 'const_declaration' && top.type !== 'var_declaration') continue;
       for (const spec of this.specs(top)) for (const d of this.specDecls(spec)) if (d.value) this.consts.set(d.name, d.value);
@@ -227,6 +246,7 @@ class GoHost implements TreeHost {
 
   private site(lit: TNode, api: Api): { site: RequestSite; roots: ObjectNode[] } | undefined {
     this.flowBudget = FLOW_BUDGET;
+    const served = this.builders?.served ?? 0;
     let params = this.value(lit, 0, 0);
     if (params.kind !== 'object') return undefined;
     let roots: ObjectNode[] = [params];
@@ -251,6 +271,8 @@ class GoHost implements TreeHost {
       params,
       sdk: this.sdk,
     };
+    // Expressions the `expression` builder makes are not written where a fix could edit them.
+    if ((this.builders?.served ?? 0) !== served) s.built = true;
     const fn = this.functionOf(lit);
     if (fn) {
       const name = fn.childForFieldName('name');
@@ -361,7 +383,8 @@ class GoHost implements TreeHost {
           left.forEach((l, i) => {
             if (l.type !== 'identifier') return;
             const value = plain && right.length === left.length ? right[i] : undefined;
-            found.push({ name: this.src(l), pos: n.endIndex, value, opaque: !value });
+            const tuple = plain && right.length === 1 && left.length > 1 ? { tuple: right[0], index: i } : {};
+            found.push({ name: this.src(l), pos: n.endIndex, value, opaque: !value, node: n, ...tuple });
           });
           break;
         }
@@ -396,6 +419,36 @@ class GoHost implements TreeHost {
     }
     const c = this.consts.get(name);
     return c ? { value: c } : undefined;
+  }
+
+  /**
+   * What a local holds for the `expression` builder reader: its latest binding before the use, when that binding runs
+   * on every path to the use or inside an `if` without `else` (the run taking the branch); in a loop, a `switch` arm,
+   * a closure or an `if` with an `else` (another arm may bind it too): undefined (unknown).
+   */
+  private builderBinding(id: TNode): Binding | undefined {
+    const fn = this.functionOf(id);
+    if (!fn) return undefined;
+    const list = this.declsOf(fn).get(this.src(id))?.filter((d) => d.pos <= id.startIndex);
+    const d = list?.[list.length - 1];
+    if (!d?.node || d.param) return undefined;
+    for (let p = d.node.parent; p && p.id !== fn.id; p = p.parent) {
+      if (p.startIndex <= id.startIndex && id.endIndex <= p.endIndex) break;
+      if (p.type === 'if_statement' && !p.childForFieldName('alternative')) continue;
+      if (p.type !== 'block' && p.type !== 'statement_list') return undefined;
+    }
+    for (let p = id.parent; p && p.id !== fn.id; p = p.parent) if (p.type === 'func_literal' && p.startIndex > d.node.startIndex) return undefined;
+    if (d.tuple) return { tuple: d.tuple, index: d.index ?? 0 };
+    return d.value ? { value: d.value } : undefined;
+  }
+
+  /** A function of the file by a unique name (a helper returning a built expression), recorded as read. */
+  private helper(name: string): TNode | undefined {
+    if (!this.read.some((d) => d.name === name && d.range.start < 0)) this.read.push({ range: { start: -1, end: -1 }, name });
+    const targets = this.funcs.get(name);
+    if (targets?.length !== 1 || targets[0].type !== 'function_declaration') return undefined;
+    if (targets[0].id !== this.reading) this.read.push({ range: this.range(targets[0]), name });
+    return targets[0];
   }
 
   private isAppendTo(v: TNode, name: string): boolean {
@@ -508,6 +561,10 @@ class GoHost implements TreeHost {
   private call(n: TNode, depth: number, hops: number): VNode {
     const f = n.childForFieldName('function');
     const args = kids(n.childForFieldName('arguments'));
+    if (this.builders && f?.type === 'selector_expression' && !args.length) {
+      const built = this.builders.getter(n);
+      if (built) return built;
+    }
     if (f?.type === 'selector_expression' && args.length === 1) {
       const pkg = f.childForFieldName('operand');
       const field = f.childForFieldName('field');
@@ -596,7 +653,10 @@ class GoHost implements TreeHost {
         complete = false;
         continue;
       }
-      properties.push({ key, keyRange: this.range(keyNode), value: this.value(v, depth + 1, hops), range: this.range(e) });
+      const value = this.value(v, depth + 1, hops);
+      // `ConditionExpression: expr.Condition()` of an expression built without a condition: nil, not sent.
+      if (isAbsent(value)) continue;
+      properties.push({ key, keyRange: this.range(keyNode), value, range: this.range(e) });
     }
     return { kind: 'object', properties, complete, range };
   }

@@ -18,7 +18,8 @@ import type { TextEdit } from './types';
 export function fixableSite(site: RequestSite): boolean {
   // An AppSync helper's request is built from its argument: none of its DynamoDB fields is written in the source.
   // A helper read with one caller's arguments (Go, Java): its values are that caller's, the helper is every caller's.
-  return !site.forwarded?.wrapper && !site.forwarded?.bound && site.sdk !== APPSYNC_HELPER_SDK;
+  // A request whose expressions a builder made (Go `expression`): nothing of them is written where an edit could go.
+  return !site.forwarded?.wrapper && !site.forwarded?.bound && !site.built && site.sdk !== APPSYNC_HELPER_SDK;
 }
 
 export class ActionEditor {
