@@ -474,14 +474,16 @@ function text(s: string, r: Range): Piece {
   return { s, r };
 }
 
-/** Pieces widened so that they span their builder call: from its start (or the receiver's) to its closing paren. */
+/** Pieces widened so that they span their builder call: from its start (or its receiver's) to its closing paren. */
 function spanning(pieces: Piece[], r: Range): Piece[] {
   if (!pieces.length) return pieces;
   const out = [...pieces];
+  const start = Math.min(r.start, ...pieces.map((p) => p.r.start));
+  const end = Math.max(r.end, ...pieces.map((p) => p.r.end));
   const first = out[0];
-  out[0] = { ...first, r: { start: Math.min(first.r.start, r.start), end: first.r.end } };
+  out[0] = { ...first, r: { start, end: first.r.end } };
   const last = out[out.length - 1];
-  out[out.length - 1] = { ...last, r: { start: last.r.start, end: Math.max(last.r.end, r.end) } };
+  out[out.length - 1] = { ...last, r: { start: last.r.start, end } };
   return out;
 }
 

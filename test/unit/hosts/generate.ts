@@ -68,7 +68,7 @@ export function javaFile(lines: number): string {
  * a builder variable and an SDK 1.x chain (Java).
  */
 export function goFlowFile(lines: number): string {
-  const head = `package likes\n\nimport (\n\t"context"\n\t"strconv"\n\n\t"github.com/aws/aws-sdk-go-v2/aws"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"\n)\n\nconst table = "Social"\n`;
+  const head = `package likes\n\nimport (\n\t"context"\n\t"strconv"\n\n\t"github.com/aws/aws-sdk-go-v2/aws"\n\t"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"\n)\n\nconst table = "Social"\n`;
   const parts = [head];
   let n = head.split('\n').length;
   for (let i = 0; n < lines; i++) {
@@ -102,6 +102,31 @@ func likeAll${i}(ctx context.Context, c *dynamodb.Client, post string, users []s
 		in.ClientRequestToken = aws.String(post)
 	}
 	_, err := c.TransactWriteItems(ctx, in)
+	return err
+}
+
+func viewsExpr${i}(title string) (expression.Expression, error) {
+	update := expression.UpdateBuilder{}
+	if title != "" {
+		update = update.Set(expression.Name("title"), expression.Value(title))
+	}
+	update = update.Set(expression.Name("views"), expression.Name("views").Plus(expression.Value(${i})))
+	return expression.NewBuilder().WithUpdate(update).WithCondition(expression.Name("PK").AttributeExists()).Build()
+}
+
+func view${i}(ctx context.Context, c *dynamodb.Client, post string) error {
+	expr, err := viewsExpr${i}(post)
+	if err != nil {
+		return err
+	}
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(table),
+		Key:                       map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: post}},
+		UpdateExpression:          expr.Update(),
+		ConditionExpression:       expr.Condition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	})
 	return err
 }
 `;

@@ -245,3 +245,141 @@ func f(ctx context.Context, c *dynamodb.Client, post string, guard bool) {
     assert.deepEqual(a.items[1].range, b.items[0].range);
   });
 });
+
+/** The `expression` builder read as the expressions it builds (server/src/extract/go-expression.ts). */
+describe('go host: the expression builder', () => {
+  before(() => ensureParser('go'));
+
+  const BUILDER_HEAD = HEAD.replace('"github.com/aws/aws-sdk-go-v2/aws"', '"github.com/aws/aws-sdk-go-v2/aws"\n\t"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"');
+  const request = (body: string, fields = 'UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()') => `${BUILDER_HEAD}
+func f(ctx context.Context, c *dynamodb.Client, n int, who interface{}) error {
+${body}
+	_, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("T"), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "a"}}, ${fields}})
+	return err
+}
+`;
+  const str = (v: unknown) => (v as StringNode).value;
+  const under = (text: string, s: StringNode, a: number, b: number) => {
+    const r = stringRange(s, a, b);
+    return text.slice(r.start, r.end);
+  };
+  const names = (v: unknown) => Object.fromEntries((v as { properties: { key: string; value: StringNode }[] }).properties.map((p) => [p.key, p.value.value]));
+
+  it('renders the SDK text: modes sorted, names deduplicated across trees, values in order, each char on its builder call', () => {
+    const text = request(`	update := expression.Set(expression.Name("title"), expression.Value("x")).Add(expression.Name("likes"), expression.Value(1)).Remove(expression.Name("a.b[2]"))
+	cond := expression.Name("PK").AttributeNotExists().Or(expression.Name("likes").LessThan(expression.Value(100)))
+	expr, err := expression.NewBuilder().WithUpdate(update).WithCondition(cond).Build()
+	if err != nil {
+		return err
+	}`);
+    const [s] = extract(text, 'go').sites;
+    assert.equal(s.built, true);
+    const upd = prop(s.params, 'UpdateExpression') as StringNode;
+    const cond = prop(s.params, 'ConditionExpression') as StringNode;
+    assert.equal(cond.value, '(attribute_not_exists (#0)) OR (#1 < :0)');
+    assert.equal(upd.value, 'ADD #1 :1\nREMOVE #2.#3[2]\nSET #4 = :2\n');
+    assert.deepEqual(names(prop(s.params, 'ExpressionAttributeNames')), { '#0': 'PK', '#1': 'likes', '#2': 'a', '#3': 'b', '#4': 'title' });
+    const values = prop(s.params, 'ExpressionAttributeValues') as { properties: { key: string; value: { properties: { key: string }[] } }[] };
+    assert.deepEqual(values.properties.map((p) => `${p.key}=${p.value.properties[0].key}`), [':0=N', ':1=N', ':2=S']);
+    // `ADD #1 :1` spans the Add call's arguments; `:1` is the Value call; a dotted name's parts are its chars.
+    assert.equal(under(text, upd, 4, 9), 'expression.Name("likes"), expression.Value(1)');
+    assert.equal(under(text, upd, 7, 9), 'expression.Value(1)');
+    const remove = upd.value.indexOf('#2.#3[2]');
+    assert.equal(under(text, upd, remove + 3, remove + 5), 'b');
+    assert.equal(under(text, cond, 0, cond.value.length), 'expression.Name("PK").AttributeNotExists().Or(expression.Name("likes").LessThan(expression.Value(100)))');
+    // The names map points at the names as written.
+    const entry = (prop(s.params, 'ExpressionAttributeNames') as { properties: { key: string; keyRange: { start: number; end: number } }[] }).properties[4];
+    assert.equal(text.slice(entry.keyRange.start, entry.keyRange.end), 'title');
+  });
+
+  it('the mission rules see it, on the builder calls, with no fix; a condition the builder lacks is not sent', () => {
+    const text = request(`	expr, _ := expression.NewBuilder().WithUpdate(expression.Set(expression.Name("views"), expression.Name("views").Plus(expression.Value(1))).Add(expression.Name("score"), expression.Value("5"))).Build()`);
+    const { sites, findings } = lint(text);
+    assert.equal(prop(sites[0].params, 'ConditionExpression'), undefined);
+    assert.equal(sites[0].params.complete, true);
+    const shown = findings.map((f) => `${f.ruleId} ${text.slice(f.range.start, f.range.end)}`);
+    assert.ok(shown.includes('set-without-if-not-exists expression.Name("views"), expression.Name("views").Plus(expression.Value(1))'), shown.join('\n'));
+    assert.ok(shown.includes('add-on-non-number expression.Value("5")'), shown.join('\n'));
+    assert.ok(findings.every((f) => !f.fixes?.length), 'no fix is written into a builder chain');
+  });
+
+  it('negatives: IfNotExists, a floor, a value of unknown type, -n as a decrement', () => {
+    const clean = [
+      `	v := expression.Name("views")
+	expr, _ := expression.NewBuilder().WithUpdate(expression.Set(v, expression.Plus(expression.IfNotExists(v, expression.Value(0)), expression.Value(1)))).Build()`,
+      `	expr, _ := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("stock"), expression.Value(-1))).WithCondition(expression.Name("stock").GreaterThanEqual(expression.Value(1))).Build()`,
+      `	expr, _ := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("score"), expression.Value(who))).Build()`,
+    ];
+    for (const body of clean) {
+      const text = request(body);
+      const { sites, findings } = lint(text);
+      assert.equal(sites[0].built, true, body);
+      assert.deepEqual(findings.map((f) => f.ruleId), [], body);
+    }
+    const text = request(`	expr, _ := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("stock"), expression.Value(-n))).Build()`);
+    const f = lint(text).findings.find((x) => x.ruleId === 'decrement-without-floor');
+    assert.ok(f);
+    assert.equal(text.slice(f.range.start, f.range.end), 'expression.Name("stock"), expression.Value(-n)');
+  });
+
+  it('unknown builder parts are unknown (silent): if/else arms, a loop, an unknown call, a name that is not a literal', () => {
+    const bodies = [
+      `	u := expression.Set(expression.Name("a"), expression.Value(1))
+	if n > 0 {
+		u = u.Set(expression.Name("views"), expression.Name("views").Plus(expression.Value(1)))
+	} else {
+		u = u.Remove(expression.Name("b"))
+	}
+	expr, _ := expression.NewBuilder().WithUpdate(u).Build()`,
+      `	u := expression.Set(expression.Name("a"), expression.Value(1))
+	for i := 0; i < n; i++ {
+		u = u.Set(expression.Name("views"), expression.Name("views").Plus(expression.Value(1)))
+	}
+	expr, _ := expression.NewBuilder().WithUpdate(u).Build()`,
+      `	expr, _ := expression.NewBuilder().WithUpdate(expression.Set(expression.Name("views"), expression.Name("views").Plus(expression.Value(1)).Other())).Build()`,
+      `	expr, _ := expression.NewBuilder().WithUpdate(expression.Add(expression.Name(fmt.Sprint(n)), expression.Value("5"))).Build()`,
+    ];
+    for (const body of bodies) {
+      const text = request(body);
+      const { sites, findings } = lint(text);
+      assert.equal(prop(sites[0].params, 'UpdateExpression')?.kind, 'unknown', body);
+      assert.deepEqual(findings.map((x) => x.ruleId), [], body);
+    }
+    // Extended under an `if` without `else`: the run taking the branch.
+    const text = request(`	u := expression.Set(expression.Name("a"), expression.Value(1))
+	if n > 0 {
+		u = u.Set(expression.Name("views"), expression.Name("views").Plus(expression.Value(1)))
+	}
+	expr, _ := expression.NewBuilder().WithUpdate(u).Build()`);
+    assert.equal(str(prop(extract(text, 'go').sites[0].params, 'UpdateExpression')), 'SET #0 = :0, #1 = #1 + :1\n');
+  });
+
+  it('v1 (service/dynamodb/expression), an import alias, key conditions and a helper returning Build()', () => {
+    const text = `package q
+
+import (
+	"github.com/aws/aws-sdk-go/aws"
+	"github.com/aws/aws-sdk-go/service/dynamodb"
+	ex "github.com/aws/aws-sdk-go/service/dynamodb/expression"
+)
+
+func keyExpr(id string) (ex.Expression, error) {
+	if id == "" {
+		return ex.Expression{}, nil
+	}
+	return ex.NewBuilder().WithKeyCondition(ex.Key("PK").Equal(ex.Value(id)).And(ex.KeyBeginsWith(ex.Key("SK"), "ORDER#"))).WithProjection(ex.NamesList(ex.Name("total"), ex.Name("status"))).Build()
+}
+
+func q(c *dynamodb.DynamoDB, id string) {
+	expr, _ := keyExpr(id)
+	c.Query(&dynamodb.QueryInput{TableName: aws.String("T"), KeyConditionExpression: expr.KeyCondition(), ProjectionExpression: expr.Projection(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
+}
+`;
+    const [s] = extract(text, 'go').sites;
+    assert.equal(s.sdk, 'aws-sdk-go');
+    assert.equal(str(prop(s.params, 'KeyConditionExpression')), '(#0 = :0) AND (begins_with (#1, :1))');
+    assert.equal(str(prop(s.params, 'ProjectionExpression')), '#2, #3');
+    assert.deepEqual(names(prop(s.params, 'ExpressionAttributeNames')), { '#0': 'PK', '#1': 'SK', '#2': 'total', '#3': 'status' });
+    assert.deepEqual(lint(text).findings.map((f) => f.ruleId), []);
+  });
+});

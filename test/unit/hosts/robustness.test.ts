@@ -4,7 +4,7 @@
  * incremental and fresh parses); cut, huge, deeply nested and binary files never throw.
  */
 import { strict as assert } from 'node:assert';
-import { createDocumentExtractor, ensureParser, extract } from '../../../server/src/extract';
+import { createDocumentExtractor, ensureParser, extract, prop } from '../../../server/src/extract';
 import { treeParser } from '../../../server/src/extract/treehost';
 import { runRules } from '../../../server/src/rules';
 import { goFile, goFlowFile, javaFile, javaFlowFile } from './generate';
@@ -70,6 +70,8 @@ for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaF
       assert.ok(sites.some((s) => s.forwarded?.from));
       assert.ok(sites.some((s) => (s.alternative?.count ?? 0) >= 2));
       assert.ok(runRules(text, lang, sites).some((f) => f.ruleId === 'decrement-without-floor'));
+      // Go: expressions the `expression` builder makes in a helper of another unit are read at the request.
+      if (lang === 'go') assert.ok(sites.some((s) => s.built && prop(s.params, 'UpdateExpression')?.kind === 'string'));
       randomEdits(text, lang === 'go' ? 25 : 26);
     });
 
