@@ -429,11 +429,15 @@ class GoHost implements TreeHost {
   private builderBinding(id: TNode): Binding | undefined {
     const fn = this.functionOf(id);
     if (!fn) return undefined;
-    const list = this.declsOf(fn).get(this.src(id))?.filter((d) => d.pos <= id.startIndex);
+    const inside = (n: TNode | null) => !!n && n.startIndex <= id.startIndex && id.endIndex <= n.endIndex;
+    // `x := ..` in a block that does not hold the use declares another x (it shadows ours only there).
+    const list = this.declsOf(fn)
+      .get(this.src(id))
+      ?.filter((d) => d.pos <= id.startIndex && !(d.node?.type === 'short_var_declaration' && !inside(d.node.parent)));
     const d = list?.[list.length - 1];
     if (!d?.node || d.param) return undefined;
     for (let p = d.node.parent; p && p.id !== fn.id; p = p.parent) {
-      if (p.startIndex <= id.startIndex && id.endIndex <= p.endIndex) break;
+      if (inside(p)) break;
       if (p.type === 'if_statement' && !p.childForFieldName('alternative')) continue;
       if (p.type !== 'block' && p.type !== 'statement_list') return undefined;
     }

@@ -352,6 +352,14 @@ ${body}
 	}
 	expr, _ := expression.NewBuilder().WithUpdate(u).Build()`);
     assert.equal(str(prop(extract(text, 'go').sites[0].params, 'UpdateExpression')), 'SET #0 = :0, #1 = #1 + :1\n');
+    // Declared again with := inside an if: another variable, ours is unchanged after the block.
+    const shadow = request(`	u := expression.Set(expression.Name("a"), expression.Value(1))
+	if n > 0 {
+		u := expression.Set(expression.Name("views"), expression.Name("views").Plus(expression.Value(1)))
+		_ = u
+	}
+	expr, _ := expression.NewBuilder().WithUpdate(u).Build()`);
+    assert.equal(str(prop(extract(shadow, 'go').sites[0].params, 'UpdateExpression')), 'SET #0 = :0\n');
   });
 
   it('v1 (service/dynamodb/expression), an import alias, key conditions and a helper returning Build()', () => {
