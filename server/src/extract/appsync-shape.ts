@@ -150,5 +150,5 @@ function transactItems(v: VNode): VNode {
     // The entry kind's key range is the operation string as written (the squiggle of "this Put").
     items.push({ kind: 'object', properties: [{ key: kind, keyRange: { ...op.range }, value: params, range: { ...item.range } }], complete: true, range: { ...item.range } });
   }
-  return { kind: 'array', items, complete, samples: v.samples, range: v.range };
+  return { kind: 'array', items, complete, samples: v.samples, ...(v.unread ? { unread: true as const } : {}), range: v.range };
 }

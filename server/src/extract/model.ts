@@ -109,8 +109,19 @@ export interface ArrayNode {
    * builds stands for zero or more entries. Count `items.length - (samples ?? 0)` for entries known to exist.
    */
   samples?: number;
+  /**
+   * With `samples`: the list may also hold entries nothing shows, not even a representative (`[...ids.map(f),
+   * ...more]`: `more` is unknown). Without `samples`, `complete: false` already says so. Read through `unreadEntries`.
+   */
+  unread?: true;
   range: Range;
 }
+
+/**
+ * Whether a list may hold entries of which nothing is known (a spread of an unknown list), as opposed to entries a
+ * representative stands for (`samples`: their shape is known).
+ */
+export const unreadEntries = (a: ArrayNode): boolean => !!a.unread || (!a.complete && !a.samples);
 
 export interface Property {
   key: string;

@@ -1,4 +1,4 @@
-import { ObjectNode, Range, RequestSite, VNode, prop, tableNameOf } from './model';
+import { ObjectNode, Range, RequestSite, VNode, prop, tableNameOf, unreadEntries } from './model';
 
 /** One item-level action inside a request: the request itself, or one entry of a transaction or batch. */
 export type OperationKind =
@@ -55,7 +55,7 @@ export interface TransactionActions {
   /**
    * Every entry of the list is among `TransactItems`' items: written out, or the representative of entries of one
    * known shape (`ids.map((id) => ({ Put: {...} }))`, a push in a loop: `samples`). False for a list that is not a
-   * list literal or holds a spread of an unknown one.
+   * list literal or holds a spread of an unknown one, next to representatives too (`unreadEntries`).
    */
   listed: boolean;
 }
@@ -68,7 +68,7 @@ export function transactionActions(site: RequestSite): TransactionActions | unde
   const out: TransactionActions = { ops: [], unread: [], listed: false };
   const items = prop(site.params, 'TransactItems');
   if (items?.kind !== 'array') return out;
-  out.listed = items.complete || !!items.samples;
+  out.listed = !unreadEntries(items);
   items.items.forEach((entry, index) => {
     if (entry.kind !== 'object') {
       out.unread.push({ index, range: entry.range });

@@ -3,7 +3,7 @@
  * `**kw` with kw bound to a dict literal, and dict literals that are clearly requests.
  */
 import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
-import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop } from './model';
+import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
 import { concatStrings, decodePython } from './strings';
@@ -973,6 +973,8 @@ class PyExtractor {
         const items: VNode[] = [];
         let complete = true;
         let samples = 0;
+        // Entries nothing shows (a splat of an unknown list): said apart from representatives (`unread`).
+        let unread = false;
         for (const c of kids) {
           if (c.type !== 'list_splat') items.push(this.value(c, depth + 1, hops));
           else {
@@ -984,9 +986,10 @@ class PyExtractor {
               samples += v.samples ?? 0;
             }
             complete &&= v?.kind === 'array' && v.complete;
+            unread ||= v?.kind !== 'array' || unreadEntries(v);
           }
         }
-        return { kind: 'array', items, complete, range, ...(samples ? { samples } : {}) };
+        return { kind: 'array', items, complete, range, ...(samples ? { samples, ...(unread ? { unread: true as const } : {}) } : {}) };
       }
       case 'list_comprehension': {
         // `[{'Update': {...}} for vid in video_ids]`: a list of unknown length whose every element is built by the

@@ -3,7 +3,7 @@
  * lib-dynamodb), aggregated clients, SDK v2 DynamoDB / DocumentClient, typed inputs, and object literals passed by name.
  */
 import ts from 'typescript';
-import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop } from './model';
+import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, concatStrings, decodeJs } from './strings';
 import { utf8Length } from '../expression/lexer';
@@ -1138,6 +1138,7 @@ class UnitExtractor {
     const items: VNode[] = [];
     let complete = true;
     let samples = 0;
+    let unread = false;
     for (const a of args) {
       if (f.mention.test(u.sf.text.slice(a.pos, a.end))) return undefined;
       const spread = ts.isSpreadElement(a);
@@ -1147,10 +1148,12 @@ class UnitExtractor {
         items.push(...v.items);
         samples += v.samples ?? 0;
         complete &&= v.complete;
+        unread ||= unreadEntries(v);
       } else items.push(v);
     }
+    const more = unread ? { unread: true as const } : {};
     // In a loop each item stands for zero or more entries.
-    return loop ? { kind: 'push', items, complete: false, samples: items.length } : { kind: 'push', items, complete, ...(samples ? { samples } : {}) };
+    return loop ? { kind: 'push', items, complete: false, samples: items.length, ...more } : { kind: 'push', items, complete, ...(samples ? { samples } : {}), ...more };
   }
 
   /** `p.A.B` / `p['A']` / `p.A![':v']` rooted at the name, with literal keys: the keys and the last key's range. */
@@ -1257,9 +1260,13 @@ class UnitExtractor {
         const items: VNode[] = [];
         let complete = true;
         let samples = 0;
+        // Entries nothing shows (a spread of an unknown array): said apart from representatives (`unread`).
+        let unread = false;
         for (const e of a.elements) {
-          if (ts.isOmittedExpression(e)) complete = false;
-          else if (!ts.isSpreadElement(e)) items.push(this.value(e, u, depth + 1, hops));
+          if (ts.isOmittedExpression(e)) {
+            complete = false;
+            unread = true;
+          } else if (!ts.isSpreadElement(e)) items.push(this.value(e, u, depth + 1, hops));
           else {
             // `...ids.map((id) => ({ Put: {...} }))` or `...CONST_ITEMS`: what is known of the spread array is in it.
             const v = this.value(e.expression, u, depth + 1, hops);
@@ -1268,9 +1275,10 @@ class UnitExtractor {
               samples += v.samples ?? 0;
             }
             complete &&= v.kind === 'array' && v.complete;
+            unread ||= v.kind !== 'array' || unreadEntries(v);
           }
         }
-        return { kind: 'array', items, complete, range, ...(samples ? { samples } : {}) };
+        return { kind: 'array', items, complete, range, ...(samples ? { samples, ...(unread ? { unread: true as const } : {}) } : {}) };
       }
       case K.ObjectLiteralExpression:
         return this.object(n as ts.ObjectLiteralExpression, u, depth, hops);

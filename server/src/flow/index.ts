@@ -14,7 +14,7 @@
  *   never see each other's changes. Arrays stop growing at `MAX_ITEMS` (then incomplete): 10,000 `push` calls stay
  *   linear.
  */
-import type { ArrayNode, ObjectNode, Property, Range, VNode } from '../extract/model';
+import { type ArrayNode, type ObjectNode, type Property, type Range, type VNode, unreadEntries } from '../extract/model';
 import { cloneString } from '../extract/strings';
 
 /** The most alternatives one request expands to; beyond it the alternatives stay unknown. */
@@ -119,7 +119,7 @@ export type Op =
   /** `delete p.A`, `del p['A']`, `p.pop('A')`. */
   | { kind: 'delete'; path: string[] }
   /** `a.push(x, ...y)`, `a.append(x)`, `a.extend(y)`, `a = a.concat(y)`, `a += y`: items (spreads already resolved). */
-  | { kind: 'push'; items: VNode[]; complete: boolean; samples?: number }
+  | { kind: 'push'; items: VNode[]; complete: boolean; samples?: number; unread?: true }
   /** Anything else that may change it: the value is no longer whole. */
   | { kind: 'opaque'; deep: boolean };
 
@@ -144,6 +144,8 @@ export function apply(v: VNode, op: Op): VNode {
       const samples = (v.samples ?? 0) + (op.samples ?? 0);
       const out: ArrayNode = { ...v, items, complete: v.complete && op.complete && room >= op.items.length };
       if (samples) out.samples = samples;
+      // Entries nothing shows, on either side, stay so next to representatives (`unread`).
+      if (samples && (unreadEntries(v) || op.unread || (!op.complete && !op.samples) || room < op.items.length)) out.unread = true;
       return out;
     }
     case 'opaque':

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ensureParser } from '../../../server/src/extract';
-import { Case, lint, slice } from './check';
+import { Case, lint, parsersReady, slice } from './check';
 import { ruleCases } from './check';
 import { TRANSACT_DIALECTS, V, raw, render } from './render';
 import type { Dialect } from './check';
@@ -428,5 +428,47 @@ States:
   it('yaml (Step Functions): a Put given by a JSONPath is silent, a written one is reported', () => {
     assert.deepEqual(fired(yamlTx('Put.$: $.likePut'), 'yaml'), []);
     assert.deepEqual(fired(yamlTx('Put: {TableName: Social, Item: {PK: {S: "POST#a91f"}, SK: {S: "LIKE#7c20"}}}'), 'yaml'), ['Put: No action of this transaction fails when']);
+  });
+});
+
+/**
+ * Entries a `.map` / comprehension / loop push builds are judged by their representative, but a list that also holds
+ * entries nothing shows (a spread of an unknown list) may hold the guard: `ArrayNode.unread`, kept through literals
+ * and pushes (flow). The same lists without the unknown part are reported.
+ */
+describe('unguarded-add-in-transaction: representatives next to unknown entries', () => {
+  before(parsersReady);
+  const fired = (text: string, lang: string) => lint(text, lang).filter((f) => f.ruleId === 'unguarded-add-in-transaction').map((f) => slice(text, f));
+  const TS = `import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+declare const doc: DynamoDBDocumentClient;
+`;
+  const UPD = "{ Update: { TableName: 'Social', Key: { PK: postId, SK: 'META' }, UpdateExpression: 'ADD likeTally :one', ExpressionAttributeValues: { ':one': 1 } } }";
+  const PUT = "{ Put: { TableName: 'Social', Item: { PK: postId, SK: `LIKE#${id}` } } }";
+  const ts = (body: string) => `${TS}export async function like(postId: string, ids: string[], more: object[]) {\n${body}\n}\n`;
+  const PY = "import boto3\n\nclient = boto3.client('dynamodb')\n\n";
+  const PUPD = "{'Update': {'TableName': 'Social', 'Key': {'PK': {'S': post_id}, 'SK': {'S': 'META'}}, 'UpdateExpression': 'ADD likeTally :one', 'ExpressionAttributeValues': {':one': {'N': '1'}}}}";
+  const PPUT = "{'Put': {'TableName': 'Social', 'Item': {'PK': {'S': post_id}, 'SK': {'S': 'LIKE#' + i}}}}";
+  const py = (body: string) => `${PY}def like(post_id, ids, more):\n${body}\n`;
+
+  it('ts: a spread of an unknown array next to a .map, in the literal or before a loop of pushes: silent', () => {
+    assert.deepEqual(fired(ts(`  await doc.send(new TransactWriteCommand({ TransactItems: [...ids.map((id) => (${PUT})), ...more, ${UPD}] }));`), 'typescript'), []);
+    assert.deepEqual(fired(ts(`  const base = [...more];\n  await doc.send(new TransactWriteCommand({ TransactItems: [...ids.map((id) => (${PUT})), ...base, ${UPD}] }));`), 'typescript'), []);
+    assert.deepEqual(fired(ts(`  const items = [...more];\n  for (const id of ids) items.push(${PUT});\n  items.push(${UPD});\n  await doc.send(new TransactWriteCommand({ TransactItems: items }));`), 'typescript'), []);
+  });
+
+  it('ts: the same lists without the unknown part are reported on the representative Put', () => {
+    assert.deepEqual(fired(ts(`  await doc.send(new TransactWriteCommand({ TransactItems: [...ids.map((id) => (${PUT})), ${UPD}] }));`), 'typescript'), ['Put']);
+    assert.deepEqual(fired(ts(`  const items: object[] = [];\n  for (const id of ids) items.push(${PUT});\n  items.push(${UPD});\n  await doc.send(new TransactWriteCommand({ TransactItems: items }));`), 'typescript'), ['Put']);
+  });
+
+  it('python: a splat or extend of an unknown list next to a comprehension or loop appends: silent', () => {
+    assert.deepEqual(fired(py(`    client.transact_write_items(TransactItems=[*[${PPUT} for i in ids], *more, ${PUPD}])`), 'python'), []);
+    assert.deepEqual(fired(py(`    items = [*more]\n    for i in ids:\n        items.append(${PPUT})\n    items.append(${PUPD})\n    client.transact_write_items(TransactItems=items)`), 'python'), []);
+    assert.deepEqual(fired(py(`    items = []\n    items.extend(more)\n    for i in ids:\n        items.append(${PPUT})\n    items.append(${PUPD})\n    client.transact_write_items(TransactItems=items)`), 'python'), []);
+  });
+
+  it('python: the same lists without the unknown part are reported', () => {
+    assert.deepEqual(fired(py(`    client.transact_write_items(TransactItems=[*[${PPUT} for i in ids], ${PUPD}])`), 'python'), ["'Put'"]);
+    assert.deepEqual(fired(py(`    items = []\n    for i in ids:\n        items.append(${PPUT})\n    items.append(${PUPD})\n    client.transact_write_items(TransactItems=items)`), 'python'), ["'Put'"]);
   });
 });
