@@ -406,6 +406,47 @@ public class Likes {
     assert.deepEqual(fired(javaTx(javaPut), 'java'), ['put: No action of this transaction fails when']);
   });
 
+  // A list filled in a loop (representatives) after entries nothing shows: silent; without them: reported.
+  const goLoop = (start: string) => `package likes
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func like(ctx context.Context, c *dynamodb.Client, ids []string, more []types.TransactWriteItem) error {
+	${start}
+	for _, id := range ids {
+		items = append(items, types.TransactWriteItem{Put: &types.Put{TableName: aws.String("Social"), Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "POST#a91f"}, "SK": &types.AttributeValueMemberS{Value: id}}}})
+	}
+	items = append(items, types.TransactWriteItem{Update: &types.Update{TableName: aws.String("Social"), Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "POST#a91f"}, "SK": &types.AttributeValueMemberS{Value: "META"}}, UpdateExpression: aws.String("ADD likeTally :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}}})
+	_, err := c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	return err
+}
+`;
+  it('go: appends in a loop after a slice of unknown entries: silent; after an empty slice: reported', () => {
+    assert.deepEqual(fired(goLoop('items := []types.TransactWriteItem{}\n\titems = append(items, more...)'), 'go'), []);
+    assert.deepEqual(fired(goLoop('items := append([]types.TransactWriteItem{}, more...)'), 'go'), []);
+    assert.deepEqual(fired(goLoop('items := []types.TransactWriteItem{}'), 'go'), ['Put: No action of this transaction fails when']);
+  });
+
+  const javaLoop = (start: string) =>
+    javaTx('x', 'List<String> ids, List<TransactWriteItem> more').replace(
+      /client\.transactWriteItems\([^]*?\.build\(\)\)\.build\(\)\)\.build\(\)\);/,
+      `${start}
+        for (String id : ids) items.add(TransactWriteItem.builder().put(Put.builder().tableName("Social").item(Map.of("PK", AttributeValue.fromS("POST#a91f"), "SK", AttributeValue.fromS(id))).build()).build());
+        items.add(TransactWriteItem.builder().update(Update.builder().tableName("Social").key(Map.of("PK", AttributeValue.fromS("POST#a91f"), "SK", AttributeValue.fromS("META"))).updateExpression("ADD likeTally :one").expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"))).build()).build());
+        client.transactWriteItems(TransactWriteItemsRequest.builder().transactItems(items).build());`,
+    ).replace('import java.util.Map;', 'import java.util.ArrayList;\nimport java.util.List;\nimport java.util.Map;');
+  it('java: adds in a loop after a list of unknown entries: silent; after an empty list: reported', () => {
+    assert.deepEqual(fired(javaLoop('List<TransactWriteItem> items = new ArrayList<>();\n        items.addAll(more);'), 'java'), []);
+    assert.deepEqual(fired(javaLoop('List<TransactWriteItem> items = new ArrayList<>(more);'), 'java'), []);
+    assert.deepEqual(fired(javaLoop('List<TransactWriteItem> items = new ArrayList<>();'), 'java'), ['put: No action of this transaction fails when']);
+  });
+
   const yamlTx = (first: string) => `StartAt: Like
 States:
   Like:
