@@ -203,7 +203,7 @@ export class GoBuilders {
 
   /** The first result of a call returning two (`b.Build()`, a helper of the file returning `builder.Build()`). */
   private tuple(call: TNode, depth: number): B | undefined {
-    if (call.type !== 'call_expression') return undefined;
+    if (depth > MAX_DEPTH || call.type !== 'call_expression') return undefined;
     const f = call.childForFieldName('function');
     if (f?.type === 'selector_expression') {
       const b = this.eval(call, depth);

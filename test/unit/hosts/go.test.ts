@@ -390,4 +390,27 @@ func q(c *dynamodb.DynamoDB, id string) {
     assert.deepEqual(names(prop(s.params, 'ExpressionAttributeNames')), { '#0': 'PK', '#1': 'SK', '#2': 'total', '#3': 'status' });
     assert.deepEqual(lint(text).findings.map((f) => f.ruleId), []);
   });
+
+  it('recursive helpers and self-referencing builders end (unknown)', () => {
+    const text = `${BUILDER_HEAD}
+func a(n int) (expression.Expression, error) {
+	return b(n)
+}
+
+func b(n int) (expression.Expression, error) {
+	return a(n)
+}
+
+func f(ctx context.Context, c *dynamodb.Client) {
+	u := expression.Set(expression.Name("x"), expression.Value(1))
+	u = u.Set(expression.Name("y"), expression.Value(2))
+	expr, _ := a(1)
+	other, _ := expression.NewBuilder().WithUpdate(u).Build()
+	c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("T"), UpdateExpression: expr.Update(), ConditionExpression: other.Update()})
+}
+`;
+    const [s] = extract(text, 'go').sites;
+    assert.equal(prop(s.params, 'UpdateExpression')?.kind, 'unknown');
+    assert.equal(str(prop(s.params, 'ConditionExpression')), 'SET #0 = :0, #1 = :1\n');
+  });
 });
