@@ -121,6 +121,7 @@ const TREE_OF: Record<string, string> = { WithCondition: 'condition', WithFilter
 /** `expr.Update()`... -> the tree it returns. */
 export const GETTERS: Record<string, string> = { Condition: 'condition', Filter: 'filter', KeyCondition: 'keyCondition', Projection: 'projection', Update: 'update', Names: 'names', Values: 'values' };
 const MAX_DEPTH = 48;
+const MAX_NESTED = 4;
 
 /** A getter of a zero value (`expr.Condition()` with no condition: nil): the field is not sent. */
 const absentNodes = new WeakSet<VNode>();
@@ -140,6 +141,8 @@ export function expressionAlias(text: string): string | undefined {
 export class GoBuilders {
   /** How many built values were handed out (a site reading one gets no fixes: its text is not where they are written). */
   served = 0;
+  /** Getters being read (a `Value(e.Update())` reads another builder): nested at most MAX_NESTED deep. */
+  private nested = 0;
 
   constructor(
     private readonly host: BuilderHost,
@@ -152,8 +155,14 @@ export class GoBuilders {
     if (f?.type !== 'selector_expression' || kids(call.childForFieldName('arguments')).length) return undefined;
     const which = GETTERS[this.host.src(f.childForFieldName('field')!)];
     const operand = f.childForFieldName('operand');
-    if (!which || operand?.type !== 'identifier') return undefined;
-    const b = this.eval(operand, 0);
+    if (!which || operand?.type !== 'identifier' || this.nested >= MAX_NESTED) return undefined;
+    let b: B | undefined;
+    this.nested++;
+    try {
+      b = this.eval(operand, 0);
+    } finally {
+      this.nested--;
+    }
     if (b?.t !== 'expr') return undefined;
     const range = { start: call.startIndex, end: call.endIndex };
     const built = b.builder && render(b.builder, range);

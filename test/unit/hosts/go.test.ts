@@ -401,7 +401,14 @@ func b(n int) (expression.Expression, error) {
 	return a(n)
 }
 
+func g() (expression.Expression, error) {
+	e, _ := g()
+	return expression.NewBuilder().WithUpdate(expression.Set(expression.Name("x"), expression.Value(e.Update()))).Build()
+}
+
 func f(ctx context.Context, c *dynamodb.Client) {
+	loop, _ := g()
+	c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("T"), UpdateExpression: loop.Update()})
 	u := expression.Set(expression.Name("x"), expression.Value(1))
 	u = u.Set(expression.Name("y"), expression.Value(2))
 	expr, _ := a(1)
@@ -409,7 +416,8 @@ func f(ctx context.Context, c *dynamodb.Client) {
 	c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("T"), UpdateExpression: expr.Update(), ConditionExpression: other.Update()})
 }
 `;
-    const [s] = extract(text, 'go').sites;
+    const [loop, s] = extract(text, 'go').sites;
+    assert.equal(str(prop(loop.params, 'UpdateExpression')), 'SET #0 = :0\n');
     assert.equal(prop(s.params, 'UpdateExpression')?.kind, 'unknown');
     assert.equal(str(prop(s.params, 'ConditionExpression')), 'SET #0 = :0, #1 = :1\n');
   });
