@@ -205,6 +205,12 @@ export interface RequestSite {
    * parameters (Go, Java): its values are this caller's, so no fix is written into the helper shared by every caller.
    */
   forwarded?: { from?: Range; wrapper?: string; bound?: boolean };
+  /**
+   * Some of its expressions are made by a builder library (the Go `expression` package: `UpdateExpression:
+   * expr.Update()`): their text and their names/values maps are generated, each char pointing at the builder call that
+   * produced it, so no fix can be written into them; no fix is offered for the request.
+   */
+  built?: true;
 }
 
 /**
@@ -216,12 +222,6 @@ export function exclusive(a: RequestSite, b: RequestSite): boolean {
   const arms = new Map(a.branch.split('/').filter(Boolean).map((seg) => seg.split(':') as [string, string]));
   return b.branch
     .split('/')
-  /**
-   * Some of its expressions are made by a builder library (the Go `expression` package: `UpdateExpression:
-   * expr.Update()`): their text and their names/values maps are generated, each char pointing at the builder call that
-   * produced it, so no fix can be written into them; no fix is offered for the request.
-   */
-  built?: true;
     .filter(Boolean)
     .some((seg) => {
       const [id, arm] = seg.split(':');
