@@ -68,6 +68,9 @@ function referenceEnd(text: string, i: number): number {
 
 const DIRECTIVE = /^#\{?(set|if|elseif|else|end|foreach|break|stop|return|macro|define|evaluate|parse|include)\b\}?/;
 
+/** Whether Velocity reads `text` (`#end`, `#{set}`, `#if(`...) as the start of a directive, inside a JSON string too. */
+export const isVtlDirective = (text: string): boolean => DIRECTIVE.test(text);
+
 /** Typed value of `$util.dynamodb.to*Json(<literal>)` (low-level), else undefined. */
 function typedValue(text: string, start: number, end: number): VNode | undefined {
   const m = /^\$!?\{?util\.dynamodb\.(toDynamoDBJson|toNumberJson|toStringJson|toBooleanJson)\(\s*/.exec(text.slice(start, end));

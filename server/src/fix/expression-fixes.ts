@@ -18,7 +18,7 @@ import type { Operation } from '../extract/operations';
 import { EXPRESSION_FIELDS, ExpressionField } from '../expression/ast';
 import type { ConditionNode, ExpressionRoot, Operand, PathNode, ValueRefNode } from '../expression/ast';
 import { parsed } from '../rules/analysis';
-import { HostSyntax, Literal, hostSyntax, insertProperties, renderLiteral, rewriteString, stringLiteral } from '../rules/edit';
+import { HostSyntax, Literal, hostSyntax, insertProperties, namePlaceholder, renderLiteral, rewriteString, stringLiteral } from '../rules/edit';
 import type { Fix, TextEdit } from '../rules/types';
 import { removeMapEntry, removeProperty } from './edits';
 
@@ -182,7 +182,7 @@ export function reservedWordsFix(text: string, op: Operation, words: string[], s
       placeholder.set(word, existing.key);
       continue;
     }
-    const base = '#' + (word.replace(/[^A-Za-z0-9_]/g, '') || 'attr');
+    const base = namePlaceholder(syn, word);
     let ph = base;
     for (let i = 1; taken.has(ph); i++) ph = `${base}${i}`;
     taken.add(ph);

@@ -5,6 +5,7 @@
  */
 import type { ObjectNode, Property, Range, RequestSite, StringNode, VNode } from '../extract/model';
 import { SourceLanguage, siteHost } from '../extract/hosts';
+import { isVtlDirective } from '../extract/vtl';
 import type { TextEdit } from './types';
 import { yamlInsertProperties, yamlKey, yamlRemoveProperty, yamlReplaceInString } from './edit-yaml';
 import { GoSyntax, JavaSyntax, goEntryText, goKey, goRender, goSyntax, javaEntryText, javaInsert, javaRender, javaSyntax } from './edit-hosts';
@@ -36,11 +37,24 @@ export interface HostSyntax {
   java?: JavaSyntax;
   /** AppSync (JS resolver or VTL template): the request is AppSync's shape, renamed to DynamoDB's (extract/appsync-shape.ts). */
   appsync?: boolean;
+  /** An AppSync VTL template: Velocity reads `#end`, `#set`, `#if`... as directives even inside a JSON string. */
+  vtl?: boolean;
+}
+
+/**
+ * The `#placeholder` base for an attribute name: `#` + its letters, digits and `_` (`#attr` when none). In a VTL
+ * template a name Velocity would read as a directive (`#end`, `#set`, `#if`, `#return`...: reserved words both) gets
+ * `Attr` appended (`#endAttr`), so the fix does not break the template.
+ */
+export function namePlaceholder(syn: HostSyntax, name: string): string {
+  const base = '#' + (name.replace(/[^A-Za-z0-9_]/g, '') || 'attr');
+  return syn.vtl && isVtlDirective(base) ? `${base}Attr` : base;
 }
 
 export function hostSyntax(text: string, site: RequestSite): HostSyntax {
   const syn = hostSyntaxOf(text, site);
   if (site.sdk.startsWith('appsync')) syn.appsync = true;
+  if (site.sdk === 'appsync-vtl') syn.vtl = true;
   return syn;
 }
 

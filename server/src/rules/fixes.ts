@@ -6,7 +6,7 @@
 import { ObjectNode, Property, RequestSite, StringNode, prop, propEntry } from '../extract/model';
 import { isReservedWord } from '../expression/reserved-words';
 import { APPSYNC_HELPER_SDK } from '../extract/appsync-shape';
-import { HostSyntax, Literal, entryText, hostSyntax, insertInString, insertProperties, removeProperty, renderLiteral, stringLiteral } from './edit';
+import { HostSyntax, Literal, entryText, hostSyntax, insertInString, insertProperties, namePlaceholder, removeProperty, renderLiteral, stringLiteral } from './edit';
 import type { TextEdit } from './types';
 
 /**
@@ -71,7 +71,7 @@ export class ActionEditor {
     if (/^[A-Za-z][A-Za-z0-9_]*$/.test(name) && !isReservedWord(name)) return name;
     const names = prop(this.params, 'ExpressionAttributeNames');
     if (names?.kind === 'object') for (const p of names.properties) if (p.value.kind === 'string' && p.value.value === name) return p.key;
-    const ph = this.freshName('#' + (name.replace(/[^A-Za-z0-9_]/g, '').slice(0, 20) || 'attr'));
+    const ph = this.freshName(namePlaceholder(this.syn, name.replace(/[^A-Za-z0-9_]/g, '').slice(0, 20)));
     this.addEntry('ExpressionAttributeNames', ph, stringLiteral(this.syn, name));
     return ph;
   }

@@ -119,6 +119,31 @@ describe('extract: AppSync VTL templates', () => {
     assert.deepEqual(shown(out, lint(out).findings), []);
   });
 
+  it('a reserved word Velocity reads as a directive (end, if, return...) gets a placeholder that is not one (#endAttr)', () => {
+    const text = `{
+  "version": "2018-05-29",
+  "operation": "UpdateItem",
+  "key": { "id": $util.dynamodb.toDynamoDBJson($ctx.args.id) },
+  "update": {
+    "expression": "SET end = :e, #n = :n",
+    "expressionNames": { "#n": "note" },
+    "expressionValues": { ":e": { "N": "1" }, ":n": { "S": "x" } }
+  }
+}
+`;
+    const { findings } = lint(text);
+    const fix = findings.find((f) => f.ruleId === 'reserved-word')!.fixes![0];
+    assert.equal(fix.title, 'Use placeholder #endAttr for "end"');
+    const out = applyEdits(text, fix.edits);
+    assert.ok(out.includes('"expression": "SET #endAttr = :e, #n = :n"') && out.includes('{ "#n": "note", "#endAttr": "end" }'), out);
+    assert.deepEqual(blankVtl(out).regions, [...blankVtl(text).regions], 'no directive written into a string');
+    assert.deepEqual(shown(out, lint(out).findings), []);
+    // Elsewhere #end is an ordinary placeholder.
+    const js = "client.update({ TableName: 'T', Key: { id: 'a' }, UpdateExpression: 'SET end = :e', ExpressionAttributeValues: { ':e': 1 } });\n";
+    const jsFix = runRules(js, 'javascript', extract(js, 'javascript').sites).find((f) => f.ruleId === 'reserved-word')!.fixes![0];
+    assert.equal(jsFix.title, 'Use placeholder #end for "end"');
+  });
+
   it('a transaction: unguarded Put, ADD on a string, reserved words; the guard fix withheld', () => {
     const { sites, findings } = lint(TRANSACT);
     assert.deepEqual(sites.map((s) => s.api), ['TransactWriteItems']);

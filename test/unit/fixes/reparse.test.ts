@@ -170,6 +170,7 @@ const EXPECTED: Record<string, Expected> = {
   'rules/video-plays.broken.py': 3,
   'rules/video-plays.safe.py': { none: 'clean', why: 'the rule article\'s safe version' },
   'fixes/comments_and_splats.py': 9,
+  'fixes/directive-words.vtl': 8,
   'fixes/escapes-and-layouts.json': 17,
   'fixes/escapes-and-layouts.ts': 23,
   'fixes/escapes_and_layouts.py': 19,
