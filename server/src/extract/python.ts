@@ -7,7 +7,7 @@ import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, Value
 import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
 import { concatStrings, decodePython } from './strings';
-import { maxRef, shiftSite } from './remap';
+import { detachStrings, maxRef, shiftSite } from './remap';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -216,7 +216,12 @@ class PyExtractor {
       const s = this.dictSite(d);
       if (s) sites.push(s);
     }
-    for (let i = 0; i < units.length; i++) if (!reused?.[i]) units[i].maxRef = Math.max(maxRef(units[i].sites), ...units[i].consumed);
+    for (let i = 0; i < units.length; i++)
+      if (!reused?.[i]) {
+        units[i].maxRef = Math.max(maxRef(units[i].sites), ...units[i].consumed);
+        // Kept across edits: they must not keep this version of the text alive (the first, full run's may: one text).
+        if (reused) detachStrings(units[i].sites);
+      }
     return { sites: dropHeldShapes(sites, (s) => shapeSites.has(s)).sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) }, reparsed: fresh.length };
   }
 

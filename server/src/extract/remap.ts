@@ -66,3 +66,31 @@ export function maxRef(sites: RequestSite[]): number {
   }
   return m;
 }
+
+/**
+ * Give every string a site holds (values, keys, names, at any depth) its own memory. A slice of a string is a view
+ * of the whole string in V8 (13 characters and more): a site built from a parse of the document (tree-sitter's node
+ * text, `text.slice`) would keep that version of the whole document alive for as long as the site is kept, and an
+ * incremental extractor keeps the sites of untouched statements across edits. The strings stay equal; no object is
+ * replaced.
+ */
+export function detachStrings(sites: readonly RequestSite[]): void {
+  const seen = new Set<object>();
+  const stack: object[] = [...sites];
+  while (stack.length) {
+    const o = stack.pop()!;
+    if (seen.has(o)) continue;
+    seen.add(o);
+    const rec = o as Record<string, unknown>;
+    // Arrays by index (no key strings for offsets arrays of numbers).
+    const keys: (string | number)[] | undefined = Array.isArray(o) ? undefined : Object.keys(rec);
+    const n = keys ? keys.length : (o as unknown[]).length;
+    for (let i = 0; i < n; i++) {
+      const k = keys ? keys[i] : i;
+      const v = rec[k];
+      if (typeof v === 'string') {
+        if (v.length >= 13) rec[k] = (' ' + v).slice(1);
+      } else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) stack.push(v);
+    }
+  }
+}
