@@ -18,7 +18,7 @@ import type { Operation } from '../extract/operations';
 import { EXPRESSION_FIELDS, ExpressionField } from '../expression/ast';
 import type { ConditionNode, ExpressionRoot, Operand, PathNode, ValueRefNode } from '../expression/ast';
 import { parsed } from '../rules/analysis';
-import { HostSyntax, Literal, hostSyntax, insertProperties, namePlaceholder, renderLiteral, rewriteString, stringLiteral } from '../rules/edit';
+import { HostSyntax, Literal, hostSyntax, insertProperties, namePlaceholder, renderLiteral, replaceSpansInString, rewriteString, stringLiteral } from '../rules/edit';
 import type { Fix, TextEdit } from '../rules/types';
 import { removeMapEntry, removeProperty } from './edits';
 
@@ -117,6 +117,8 @@ interface Replacement {
  * concatenated pieces), else by rewriting the literal once (so several replacements never overlap).
  */
 function replaceSpans(text: string, syn: HostSyntax, node: StringNode, spans: Replacement[]): TextEdit[] {
+  // A YAML scalar's style decides what survives in place (` #` in a plain scalar starts a comment).
+  if (syn.host === 'yaml') return replaceSpansInString(text, syn, node, spans);
   const plain = (s: Replacement) => {
     for (let i = s.start; i < s.end; i++) if (node.offsets[i] !== node.offsets[s.start] + (i - s.start) || text[node.offsets[i]] !== node.value[i]) return false;
     return true;

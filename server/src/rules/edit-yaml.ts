@@ -46,25 +46,47 @@ function rewrite(text: string, node: StringNode, value: string): TextEdit {
 
 /** Replace `value.slice(a, b)` of a YAML scalar with `s`. */
 export function yamlReplaceInString(text: string, node: StringNode, a: number, b: number, s: string): TextEdit {
+  return yamlReplaceSpans(text, node, [{ start: a, end: b, newText: s }])[0];
+}
+
+/**
+ * Several replacements in one YAML scalar (value offsets, not overlapping), judged on the value they make together:
+ * each written in place in the scalar's style when every one can be and the result still reads back (a plain scalar
+ * with ` #` would end at a comment), else the scalar rewritten once as a double-quoted string (never both: they would
+ * overlap).
+ */
+export function yamlReplaceSpans(text: string, node: StringNode, spans: { start: number; end: number; newText: string }[]): TextEdit[] {
+  let next = node.value;
+  for (const sp of [...spans].sort((x, y) => y.start - x.start)) next = next.slice(0, sp.start) + sp.newText + next.slice(sp.end);
+  const edits: TextEdit[] = [];
+  for (const sp of spans) {
+    const e = inPlace(text, node, sp.start, sp.end, sp.newText, next);
+    if (!e) return [rewrite(text, node, next)];
+    edits.push(e);
+  }
+  return edits;
+}
+
+/** `value.slice(a, b)` replaced with `s` in the scalar's own style, when `next` (the value after every edit) survives it. */
+function inPlace(text: string, node: StringNode, a: number, b: number, s: string, next: string): TextEdit | undefined {
   const style = styleOf(text, node);
   // An insertion after trailing line breaks (block scalars end with one) goes before them: same expression.
   while (a === b && a > 0 && node.value[a - 1] === '\n' && style === 'block') a = b = a - 1;
-  const next = node.value.slice(0, a) + s + node.value.slice(b);
   // Characters written as themselves between a and b (an escape counts as one in a double-quoted scalar).
   for (let i = a; i < b; i++) {
     const src = text.slice(node.offsets[i], node.offsets[i + 1]);
-    if (src !== node.value[i] && !(style === 'double' && src.startsWith('\\'))) return rewrite(text, node, next);
+    if (src !== node.value[i] && !(style === 'double' && src.startsWith('\\'))) return undefined;
   }
   const at = { start: node.offsets[a], end: node.offsets[b] };
   switch (style) {
     case 'double':
       return { range: at, newText: yamlString(s).slice(1, -1) };
     case 'single':
-      return /[\n\r]/.test(s) ? rewrite(text, node, next) : { range: at, newText: s.replace(/'/g, "''") };
+      return /[\n\r]/.test(s) ? undefined : { range: at, newText: s.replace(/'/g, "''") };
     case 'block':
-      return /[\n\r]/.test(s) || (a === 0 && /^\s/.test(s)) ? rewrite(text, node, next) : { range: at, newText: s };
+      return /[\n\r]/.test(s) || (a === 0 && /^\s/.test(s)) ? undefined : { range: at, newText: s };
     default:
-      return !node.value.includes('\n') && plainOk(next) ? { range: at, newText: s } : rewrite(text, node, next);
+      return !node.value.includes('\n') && plainOk(next) ? { range: at, newText: s } : undefined;
   }
 }
 

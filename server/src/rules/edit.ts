@@ -7,7 +7,7 @@ import type { ObjectNode, Property, Range, RequestSite, StringNode, VNode } from
 import { SourceLanguage, siteHost } from '../extract/hosts';
 import { isVtlDirective } from '../extract/vtl';
 import type { TextEdit } from './types';
-import { yamlInsertProperties, yamlKey, yamlRemoveProperty, yamlReplaceInString } from './edit-yaml';
+import { yamlInsertProperties, yamlKey, yamlRemoveProperty, yamlReplaceInString, yamlReplaceSpans } from './edit-yaml';
 import { GoSyntax, JavaSyntax, goEntryText, goKey, goRender, goSyntax, javaEntryText, javaInsert, javaRender, javaSyntax } from './edit-hosts';
 
 /** A value to write into source: a string, a number (as decimal text), a map (entries in order), or raw host code. */
@@ -123,6 +123,27 @@ export function renderLiteral(syn: HostSyntax, v: Literal): string {
 
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* Edits inside a string node (expression strings), in value coordinates.                                             */
+
+/** A replacement inside a string node, in value coordinates (`start === end`: an insertion). */
+export interface StringSpan {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+/**
+ * Several replacements in one string (not overlapping): each in place when every one can be, else the string rewritten
+ * once with all of them (a rewrite next to in-place edits would overlap them). YAML judges the value they make
+ * together (`yamlReplaceSpans`).
+ */
+export function replaceSpansInString(text: string, syn: HostSyntax, node: StringNode, spans: StringSpan[]): TextEdit[] {
+  if (syn.host === 'yaml') return yamlReplaceSpans(text, node, spans);
+  const edits = spans.map((s) => replaceInString(text, syn, node, s.start, s.end, s.newText));
+  if (spans.length < 2 || !edits.some((e) => e.range.start === node.range.start && e.range.end === node.range.end)) return edits;
+  let next = node.value;
+  for (const s of [...spans].sort((x, y) => y.start - x.start)) next = next.slice(0, s.start) + s.newText + next.slice(s.end);
+  return [rewriteString(text, syn, node, next)];
+}
 
 /** Insert `s` before `value[at]` (at = value.length appends). */
 export function insertInString(text: string, syn: HostSyntax, node: StringNode, at: number, s: string): TextEdit {

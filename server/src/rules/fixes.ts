@@ -6,7 +6,7 @@
 import { ObjectNode, Property, RequestSite, StringNode, prop, propEntry } from '../extract/model';
 import { isReservedWord } from '../expression/reserved-words';
 import { APPSYNC_HELPER_SDK } from '../extract/appsync-shape';
-import { HostSyntax, Literal, entryText, hostSyntax, insertInString, insertProperties, namePlaceholder, removeProperty, renderLiteral, stringLiteral } from './edit';
+import { HostSyntax, Literal, StringSpan, entryText, hostSyntax, insertProperties, namePlaceholder, removeProperty, renderLiteral, replaceSpansInString, stringLiteral } from './edit';
 import type { TextEdit } from './types';
 
 /**
@@ -32,6 +32,8 @@ export class ActionEditor {
   private readonly taken = new Set<string>();
   private importDecimal = false;
   private readonly removals = new Map<ObjectNode, Property[]>();
+  /** Insertions into strings, per string: emitted together in `build`. */
+  private readonly strings = new Map<StringNode, StringSpan[]>();
 
   constructor(
     readonly text: string,
@@ -113,7 +115,8 @@ export class ActionEditor {
       return;
     }
     if (e.value.kind !== 'string') return void (this.failed = true);
-    this.edits.push(insertInString(this.text, this.syn, e.value, 0, '('), insertInString(this.text, this.syn, e.value, e.value.value.length, `) AND ${cond}`));
+    this.inString(e.value, 0, '(');
+    this.inString(e.value, e.value.value.length, `) AND ${cond}`);
   }
 
   /** Add a `:value` whose value is host code (e.g. a variable the user fills in); returns its name. */
@@ -136,12 +139,21 @@ export class ActionEditor {
   }
 
   edit(node: StringNode, at: number, insert: string): void {
-    this.edits.push(insertInString(this.text, this.syn, node, at, insert));
+    this.inString(node, at, insert);
+  }
+
+  /** An insertion into a string, written with the others into the same string (`replaceSpansInString`). */
+  private inString(node: StringNode, at: number, insert: string): void {
+    const i = Math.max(0, Math.min(at, node.value.length));
+    const spans = this.strings.get(node) ?? [];
+    spans.push({ start: i, end: i, newText: insert });
+    this.strings.set(node, spans);
   }
 
   build(): TextEdit[] | undefined {
     if (this.failed) return undefined;
     const out = [...this.edits];
+    for (const [node, spans] of this.strings) out.push(...replaceSpansInString(this.text, this.syn, node, spans));
     for (const [obj, removed] of this.removals) {
       for (const r of [...removed].sort((a, b) => a.range.start - b.range.start)) {
         const first = this.adds.get(obj)?.shift();

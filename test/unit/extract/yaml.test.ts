@@ -126,6 +126,35 @@ describe('extract: YAML', () => {
     assert.match(out, /\n {14}SK: \{S\.\$: \$\.userId\}\n {12}ConditionExpression: "attribute_not_exists\(SK\)"\n {8}- Update:/);
   });
 
+  it('several edits in one plain scalar are judged together: in place when the result is still plain, else one double-quoted rewrite', () => {
+    const text = `StartAt: View
+States:
+  View:
+    Type: Task
+    Resource: arn:aws:states:::dynamodb:updateItem
+    Parameters:
+      TableName: Social
+      Key: {PK: {S.$: $.postId}}
+      UpdateExpression: SET views = views + :one
+      ConditionExpression: attribute_exists(PK)
+      ExpressionAttributeValues:
+        ":one": {N: "1"}
+    End: true
+`;
+    const { findings } = lint(text);
+    const fixOf = (title: string) => findings.flatMap((f) => f.fixes ?? []).find((x) => x.title.startsWith(title))!;
+    const value = (out: string) => (parseAllDocuments(out)[0].toJS() as { States: { View: { Parameters: Record<string, string> } } }).States.View.Parameters;
+    // if_not_exists( and , :zero): each alone would be judged on its own value (the comma needs quotes, the other not):
+    // the two edits used to overlap (a rewrite next to an in-place insertion).
+    const wrap = applyEdits(text, fixOf('Wrap views').edits);
+    assert.equal(value(wrap).UpdateExpression, 'SET views = if_not_exists(views, :zero) + :one');
+    assert.ok(wrap.includes('UpdateExpression: "SET views = if_not_exists(views, :zero) + :one"'), wrap);
+    // #views in a plain scalar would start a comment (` #`) and cut the expression to "SET".
+    const names = applyEdits(text, fixOf('Use placeholder #views').edits);
+    assert.equal(value(names).UpdateExpression, 'SET #views = #views + :one');
+    assert.deepEqual(lint(wrap).findings.filter((f) => f.ruleId === 'set-without-if-not-exists'), []);
+  });
+
   it('SAM / CloudFormation: only state machine definitions; templates without one yield nothing', () => {
     const sam = `AWSTemplateFormatVersion: '2010-09-09'
 Transform: AWS::Serverless-2016-10-31

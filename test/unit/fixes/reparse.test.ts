@@ -8,7 +8,8 @@
  *   MISSING node. Tree-sitter grammars accept some code the real compilers reject (Go's unused variables, Java's
  *   types, a `Map.of` with more than 10 pairs): syntax only.
  * - JSON/JSONC: jsonc-parser's errors (comments only in .jsonc, trailing commas only in JSONC).
- * - YAML: the `yaml` package's errors, every document of the file (the parser the YAML host reads with).
+ * - YAML: the `yaml` package's errors, every document of the file (the parser the YAML host reads with), and no
+ *   comment more than before: ` #` written into a plain scalar parses as a comment and cuts the expression short.
  * - AppSync VTL: there is no Velocity parser here. What is checked is the project's own reading of a template
  *   (extract/vtl.ts `blankVtl`): (1) the JSON body with VTL blanked out (comments, directives, references) still
  *   parses with jsonc-parser, and (2) the VTL left in the file is unchanged: the same comments, directives and
@@ -24,7 +25,7 @@ import * as ts from 'typescript';
 import { parse as parseJsonc, ParseError } from 'jsonc-parser';
 import { Language, Parser } from 'web-tree-sitter';
 import type { Node as TNode } from 'web-tree-sitter';
-import { parseAllDocuments } from 'yaml';
+import { Lexer, parseAllDocuments } from 'yaml';
 import { ensureParser, languageIdForPath } from '../../../server/src/extract';
 import { blankVtl } from '../../../server/src/extract/vtl';
 import { applyEdits } from '../../../server/src/rules/edit';
@@ -82,7 +83,12 @@ function parseErrors(text: string, lang: string, file: string, base?: string): s
     parseJsonc(text, errors, { allowTrailingComma: lang === 'jsonc', disallowComments: lang === 'json' && !file.endsWith('.jsonc') });
     return errors.map((e) => `jsonc error ${e.error} at ${e.offset}`);
   }
-  if (lang === 'yaml') return parseAllDocuments(text).flatMap((d) => d.errors.map((e) => `yaml: ${e.code} at ${e.pos[0]}`));
+  if (lang === 'yaml') {
+    const out = parseAllDocuments(text).flatMap((d) => d.errors.map((e) => `yaml: ${e.code} at ${e.pos[0]}`));
+    const comments = (t: string) => [...new Lexer().lex(t)].filter((tok) => tok.startsWith('#')).length;
+    if (base !== undefined && comments(text) > comments(base)) out.push(`yaml: ${comments(text) - comments(base)} more comment(s)`);
+    return out;
+  }
   if (lang === 'vtl' || lang === 'velocity') {
     const errors: ParseError[] = [];
     parseJsonc(blankVtl(text).json, errors, { allowTrailingComma: false, disallowComments: true });
@@ -175,6 +181,7 @@ const EXPECTED: Record<string, Expected> = {
   'fixes/escapes-and-layouts.ts': 23,
   'fixes/escapes_and_layouts.py': 19,
   'fixes/shorthand-and-casts.ts': 9,
+  'fixes/step-functions-scalars.asl.yaml': 13,
 };
 
 describe('fixes: every offered fix keeps the file parseable in its host language', () => {
@@ -201,6 +208,12 @@ describe('fixes: every offered fix keeps the file parseable in its host language
       assert.ok(parseErrors(broken, lang, file, broken).length > 0, 'the broken text is reported');
     });
   }
+
+  it('the YAML checker reports a comment a fix would start', () => {
+    const base = 'UpdateExpression: SET views = views + :one\n';
+    assert.deepEqual(parseErrors('UpdateExpression: "SET #views = #views + :one"\n', 'yaml', 'a.yaml', base), []);
+    assert.ok(parseErrors('UpdateExpression: SET #views = #views + :one\n', 'yaml', 'a.yaml', base).length > 0);
+  });
 
   it('the VTL checker reports VTL a fix would add or change', () => {
     const base = '{ "expression": "SET a = :v", "v": $util.dynamodb.toDynamoDBJson(1) }\n';
