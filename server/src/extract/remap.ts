@@ -68,15 +68,15 @@ export function maxRef(sites: RequestSite[]): number {
 }
 
 /**
- * Give every string a site holds (values, keys, names, at any depth) its own memory. A slice of a string is a view
+ * Give every string a site (or a unit holding sites) holds (values, keys, names, at any depth) its own memory. A slice of a string is a view
  * of the whole string in V8 (13 characters and more): a site built from a parse of the document (tree-sitter's node
  * text, `text.slice`) would keep that version of the whole document alive for as long as the site is kept, and an
  * incremental extractor keeps the sites of untouched statements across edits. The strings stay equal; no object is
  * replaced.
  */
-export function detachStrings(sites: readonly RequestSite[]): void {
+export function detachStrings(roots: readonly object[]): void {
   const seen = new Set<object>();
-  const stack: object[] = [...sites];
+  const stack: object[] = [...roots];
   while (stack.length) {
     const o = stack.pop()!;
     if (seen.has(o)) continue;

@@ -13,7 +13,7 @@ import { Language, Parser, Tree } from 'web-tree-sitter';
 import type { Node as TNode } from 'web-tree-sitter';
 import { MAX_ALTERNATIVES, alternativesOf, cloneTree, variants } from '../flow';
 import type { ObjectNode, RequestSite, VNode } from './model';
-import { maxRef, shiftSite } from './remap';
+import { detachStrings, maxRef, shiftSite } from './remap';
 
 let runtime: Promise<void> | undefined;
 
@@ -118,6 +118,8 @@ export function runTreeHost(host: TreeHost, text: string, tree: Tree, prev?: { s
     units[i].sites = host.sites(listed[i].node);
     units[i].maxRef = maxRef(units[i].sites);
     units[i].deps = (host.deps?.() ?? []).map((d) => ({ start: d.range.start, end: d.range.end, name: d.name }));
+    // Kept across edits: they must not keep this version of the text alive (remap.ts; the first, full run's may).
+    if (reused) detachStrings([units[i]]);
   }
   const sites: RequestSite[] = [];
   for (const u of units) sites.push(...u.sites);
