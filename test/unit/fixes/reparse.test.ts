@@ -175,11 +175,13 @@ const EXPECTED: Record<string, Expected> = {
   'rules/unlike-post.safe.json': { none: 'clean', why: 'the rule article\'s safe version' },
   'rules/video-plays.broken.py': 3,
   'rules/video-plays.safe.py': { none: 'clean', why: 'the rule article\'s safe version' },
+  'fixes/LiteralForms.java': 12,
   'fixes/comments_and_splats.py': 9,
   'fixes/directive-words.vtl': 8,
   'fixes/escapes-and-layouts.json': 17,
   'fixes/escapes-and-layouts.ts': 23,
   'fixes/escapes_and_layouts.py': 19,
+  'fixes/literal_forms.go': 11,
   'fixes/shorthand-and-casts.ts': 9,
   'fixes/step-functions-scalars.asl.yaml': 13,
 };
