@@ -337,7 +337,8 @@ export class YamlDocument {
     if (u.end < oldText.length || newEnd < text.length) {
       if (text[newEnd - 1] !== '\n') return undefined;
     }
-    const slice = text.slice(u.start, newEnd);
+    // Its own copy: the unit's sites are kept across edits and a slice would keep this version of the whole text alive.
+    const slice = (' ' + text.slice(u.start, newEnd)).slice(1);
     if (/^(---|\.\.\.)/m.test(slice) || /^%/m.test(slice)) return undefined;
     let parsed;
     try {
