@@ -189,9 +189,11 @@ export function opaque(v: VNode, deep: boolean): VNode {
   const alts = registry.get(v);
   if (alts) return oneOf(alts.map((a) => opaque(a, deep)), v.range, v.kind === 'unknown' ? v.text : undefined);
   if (v.kind !== 'object' && v.kind !== 'array') return v;
-  if (!deep) return { ...v, complete: false };
+  // A list holding representatives (`samples`) may now hold entries nothing shows as well (`unread`).
+  const unread = v.kind === 'array' && v.samples ? { unread: true as const } : {};
+  if (!deep) return { ...v, complete: false, ...unread };
   if (v.kind === 'object') return { ...v, complete: false, properties: v.properties.map((p) => ({ ...p, value: opaque(p.value, true) })) };
-  return { ...v, complete: false, items: v.items.map((x) => opaque(x, true)) };
+  return { ...v, complete: false, ...unread, items: v.items.map((x) => opaque(x, true)) };
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */

@@ -430,6 +430,10 @@ func like(ctx context.Context, c *dynamodb.Client, ids []string, more []types.Tr
   it('go: appends in a loop after a slice of unknown entries: silent; after an empty slice: reported', () => {
     assert.deepEqual(fired(goLoop('items := []types.TransactWriteItem{}\n\titems = append(items, more...)'), 'go'), []);
     assert.deepEqual(fired(goLoop('items := append([]types.TransactWriteItem{}, more...)'), 'go'), []);
+    // Unknown entries appended after the loop's representatives.
+    const after = goLoop('items := make([]types.TransactWriteItem, 0, 4)').replace('\t}\n\titems = append(items, types.TransactWriteItem{Update', '\t}\n\titems = append(items, more...)\n\titems = append(items, types.TransactWriteItem{Update');
+    assert.ok(after.includes('append(items, more...)'));
+    assert.deepEqual(fired(after, 'go'), []);
     assert.deepEqual(fired(goLoop('items := []types.TransactWriteItem{}'), 'go'), ['Put: No action of this transaction fails when']);
   });
 
@@ -495,6 +499,8 @@ declare const doc: DynamoDBDocumentClient;
     assert.deepEqual(fired(ts(`  await doc.send(new TransactWriteCommand({ TransactItems: [...ids.map((id) => (${PUT})), ...more, ${UPD}] }));`), 'typescript'), []);
     assert.deepEqual(fired(ts(`  const base = [...more];\n  await doc.send(new TransactWriteCommand({ TransactItems: [...ids.map((id) => (${PUT})), ...base, ${UPD}] }));`), 'typescript'), []);
     assert.deepEqual(fired(ts(`  const items = [...more];\n  for (const id of ids) items.push(${PUT});\n  items.push(${UPD});\n  await doc.send(new TransactWriteCommand({ TransactItems: items }));`), 'typescript'), []);
+    // A push the flow cannot read (a spread of an unknown array) after the representatives.
+    assert.deepEqual(fired(ts(`  const items: object[] = ids.map((id) => (${PUT}));\n  items.push(...more);\n  items.push(${UPD});\n  await doc.send(new TransactWriteCommand({ TransactItems: items }));`), 'typescript'), []);
   });
 
   it('ts: the same lists without the unknown part are reported on the representative Put', () => {
@@ -506,6 +512,7 @@ declare const doc: DynamoDBDocumentClient;
     assert.deepEqual(fired(py(`    client.transact_write_items(TransactItems=[*[${PPUT} for i in ids], *more, ${PUPD}])`), 'python'), []);
     assert.deepEqual(fired(py(`    items = [*more]\n    for i in ids:\n        items.append(${PPUT})\n    items.append(${PUPD})\n    client.transact_write_items(TransactItems=items)`), 'python'), []);
     assert.deepEqual(fired(py(`    items = []\n    items.extend(more)\n    for i in ids:\n        items.append(${PPUT})\n    items.append(${PUPD})\n    client.transact_write_items(TransactItems=items)`), 'python'), []);
+    assert.deepEqual(fired(py(`    items = []\n    for i in ids:\n        items.append(${PPUT})\n    items.extend(more)\n    items.append(${PUPD})\n    client.transact_write_items(TransactItems=items)`), 'python'), []);
   });
 
   it('python: the same lists without the unknown part are reported', () => {
