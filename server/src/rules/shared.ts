@@ -114,12 +114,36 @@ class Index implements SharedSource {
     return [...out];
   }
 
+  /** The requests of `own` by params object and by request position (`sameRequest`'s two cases), and their order. */
+  private requests?: { byParams: Map<VNode, Operation[]>; byKey: Map<string, Operation[]>; order: Map<Operation, number> };
+
   sharers(op: Operation): Operation[] {
+    // The requests `sameRequest` as `op`, looked up (not compared with every request: sharers is asked per site), in
+    // `own`'s order.
+    if (!this.requests) {
+      const r = { byParams: new Map<VNode, Operation[]>(), byKey: new Map<string, Operation[]>(), order: new Map<Operation, number>() };
+      for (const o of this.own.keys()) {
+        r.order.set(o, r.order.size);
+        const p = r.byParams.get(o.params);
+        if (p) p.push(o);
+        else r.byParams.set(o.params, [o]);
+        const k = requestKey(o);
+        const q = r.byKey.get(k);
+        if (q) q.push(o);
+        else r.byKey.set(k, [o]);
+      }
+      this.requests = r;
+    }
+    const { byParams, byKey, order } = this.requests;
+    const same = [...new Set([...(byParams.get(op.params) ?? []), ...(byKey.get(requestKey(op)) ?? [])])].sort((a, b) => order.get(a)! - order.get(b)!);
     const out = new Set<Operation>();
-    for (const [o, ranges] of this.own) if (sameRequest(o, op)) for (const r of ranges) for (const u of this.usersOf(r)) out.add(u);
+    for (const o of same) for (const r of this.own.get(o)!) for (const u of this.usersOf(r)) out.add(u);
     return [...out].filter((o) => !sameRequest(o, op));
   }
 }
+
+/** Where a request is (`sameRequest`'s second case): its params' range and its site's start. */
+const requestKey = (o: Operation) => `${o.params.range.start}:${o.params.range.end}:${o.site.range.start}`;
 
 /**
  * `usersOf` by a scan of the sites' outside nodes (a fix's consistency check asks it once or twice per lint: building
