@@ -181,7 +181,12 @@ function keyRelation(text: string, child: RequestSite, counter: RequestSite): { 
  */
 function writesCounterItem(text: string, child: RequestSite, counter: RequestSite, attrs: string[]): boolean {
   const item = prop(child.params, child.api === 'PutItem' ? 'Item' : 'Key');
-  if (item?.kind !== 'object') return false;
+  // An Item (Key) that is not known (a variable, a call) may be the counter's own item, unless the tables differ:
+  // unknown means silent.
+  if (item?.kind !== 'object') {
+    const [ct, kt] = [tableId(text, operations(child)[0]), tableId(text, operations(counter)[0])];
+    return !ct || !kt || ct === kt;
+  }
   const { rel, crossFunction } = keyRelation(text, child, counter);
   if (rel === 'same') return true;
   if (rel === 'different') return false;

@@ -238,3 +238,22 @@ ruleCases(
     },
   ]),
 );
+
+/** A child whose Item (Key) is not known may be the counter's own item in the same table: silent; in a table named for the counted thing it is a child. */
+ruleCases(
+  'separate-child-and-counter-writes',
+  (['ts-v3', 'ts-doc', 'js-v2', 'py-client', 'py-resource'] as Dialect[]).flatMap((d): Case[] => [
+    { name: "a Put whose Item is a variable, in the counter's table", dialect: d, code: fns(d, [['PutItem', { TableName: 'Social', Item: raw('item') }], ['UpdateItem', counter]]) },
+    { name: "a Delete whose Key is a call, in the counter's table", dialect: d, code: fns(d, [['UpdateItem', counter], ['DeleteItem', { TableName: 'Social', Key: raw(d.startsWith('py') ? 'key_of(post)' : 'keyOf(post)') }]]) },
+    ...(d === 'py-resource'
+      ? []
+      : [
+          {
+            name: 'a Put whose Item is a variable, in a table named for the counted thing (Likes, likeTally): a child',
+            dialect: d,
+            code: fns(d, [['PutItem', { TableName: 'Likes', Item: raw('like') }], ['UpdateItem', counter]]),
+            expect: [{ text: NAME[d] }],
+          },
+        ]),
+  ]),
+);
