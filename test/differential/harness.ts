@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { LEGACY_PARAMETERS, type ExpressionRequest, type ValueInfo } from '../../server/src/expression/api';
 import { numberSize } from '../../server/src/cost/size';
-import { utf8Length } from '../../server/src/expression/lexer';
+import { utf8Length } from '../../server/src/core/dynamodb';
 import type { ExpressionField } from '../../server/src/expression/ast';
 import type { DiffCase, DiffRequest, Verdict } from './cases';
 import { createPkSkTable } from '../../scripts/dynamodb-local';

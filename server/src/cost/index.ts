@@ -1,6 +1,6 @@
 // Public surface of the cost model: pure (no vscode, no LSP).
 export { itemSize, valueSize, numberSize } from './size';
-export { base64DecodedLength } from '../extract/strings';
+export { base64DecodedLength } from '../core/dynamodb';
 export type { SizeResult } from './size';
 export { DEFAULT_PRICES, FALLBACK_REGION, resolvePrices } from './prices';
 export type { ResolvedPrices } from './prices';

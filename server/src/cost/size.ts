@@ -12,8 +12,7 @@
  * differs by one byte elsewhere (`-1` is 3 bytes, `1.001` is 4). We use the exact encoding.
  */
 import { ObjectNode, ValueStyle, VNode } from '../extract/model';
-import { base64DecodedLength } from '../extract/strings';
-import { utf8Length } from '../expression/lexer';
+import { base64DecodedLength, utf8Length } from '../core/dynamodb';
 
 export interface SizeResult {
   /** Bytes of everything the literal shows (a lower bound when `known` is false). */

@@ -3,9 +3,9 @@
  * Host-independent: the rules layer builds `ExpressionRequest` from an extracted `Operation` and maps findings back to
  * document ranges.
  */
-import type { AttrType } from '../extract/model';
+import type { AttrType } from '../core/dynamodb';
 import type { ExpressionField } from './ast';
-import type { Severity } from '../rules/types';
+import type { Severity } from '../core/severity';
 
 export type RequestOperation =
   | 'PutItem'

@@ -1,7 +1,8 @@
 // Public surface of the expression language (implemented by lexer.ts, parser.ts, validate.ts).
 export * from './ast';
 export * from './api';
-export { tokenize, utf8Length, KEYWORDS } from './lexer';
+export { tokenize, KEYWORDS } from './lexer';
+export { utf8Length } from '../core/dynamodb';
 export type { Token, TokenType, Keyword } from './lexer';
 export { parseExpression, KIND_FIELD, MAX_NESTING } from './parser';
 export type { ParseOutput } from './parser';

@@ -3,7 +3,7 @@
  * DynamoDB raises without looking at the item (wording checked against DynamoDB Local 2.6; see the differential tier).
  * Each finding is an Error by the project's convention (DynamoDB rejects the request whatever the item holds).
  */
-import type { AttrType } from '../extract/model';
+import type { AttrType } from '../core/dynamodb';
 import { LEGACY_PARAMETERS, type ExpressionFinding, type ExpressionRequest, type FindingLocation, type ValueInfo } from './api';
 import {
   EXPRESSION_FIELDS,
@@ -17,7 +17,8 @@ import {
   type UpdateExpressionNode,
 } from './ast';
 import type { ExpressionFindingId } from './findings';
-import { Token, utf8Length } from './lexer';
+import { utf8Length } from '../core/dynamodb';
+import { Token } from './lexer';
 import { compareBytes, compareNumbers, compareStrings, numberKey, numberProblem, parseDecimal } from './numbers';
 import { KIND_FIELD, parseExpression } from './parser';
 import { isReservedWord } from './reserved-words';

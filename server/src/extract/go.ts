@@ -16,7 +16,7 @@ import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode,
 import { GO_HOST } from './hosts';
 import { Binding, GoBuilders, expressionAlias, isAbsent } from './go-expression';
 import { decodeGo, decodeGoRaw } from './host-strings';
-import { concatStrings } from './strings';
+import { concatStrings } from '../core/strings';
 import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;

@@ -4,7 +4,7 @@
  * byte escape above 0x7f builds UTF-8 from bytes; a malformed escape): the caller makes the value unknown.
  */
 import { Range, StringNode } from './model';
-import { StringBuilder, plain } from './strings';
+import { StringBuilder, plain } from '../core/strings';
 
 const GO_SIMPLE: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"' };
 const HEX = /^[0-9a-fA-F]+$/;

@@ -16,7 +16,7 @@ import { Op, State, applyAll, cloneTree, flatten, join, valueOf } from '../flow'
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { JAVA_HOST } from './hosts';
 import { decodeJava, decodeJavaTextBlock } from './host-strings';
-import { concatStrings } from './strings';
+import { concatStrings } from '../core/strings';
 import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;

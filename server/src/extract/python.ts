@@ -6,7 +6,8 @@ import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
 import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
-import { concatStrings, decodePython } from './strings';
+import { concatStrings } from '../core/strings';
+import { decodePython } from './strings';
 import { detachStrings, maxRef, shiftSite } from './remap';
 
 const MAX_VALUE_DEPTH = 64;

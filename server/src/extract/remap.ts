@@ -4,7 +4,7 @@
  * re-parse itself (each copy survives one update, which is the worst case for a generational GC).
  */
 import { Range, RequestSite, VNode } from './model';
-import { maxOffset, shiftString } from './strings';
+import { maxOffset, shiftString } from '../core/strings';
 
 // One `move` function for every shift (no closure per site: shifting the sites after an edit in a large document is
 // the bulk of an incremental update, and per-site allocations were half of it).

@@ -5,8 +5,9 @@
 import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
-import { base64DecodedLength, concatStrings, decodeJs } from './strings';
-import { utf8Length } from '../expression/lexer';
+import { base64DecodedLength, utf8Length } from '../core/dynamodb';
+import { concatStrings } from '../core/strings';
+import { decodeJs } from './strings';
 import { maxRef, shiftSite } from './remap';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, oneOf, spreadChoices, valueOf, variants } from '../flow';
 

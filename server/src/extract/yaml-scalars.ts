@@ -6,7 +6,7 @@
  * exact or absent, never approximate.
  */
 import { Range, StringNode } from './model';
-import { plain } from './strings';
+import { plain } from '../core/strings';
 
 /** Characters with offsets, where trailing blanks of a line can be taken back when the line folds. */
 class Builder {

@@ -14,8 +14,8 @@
  *   never see each other's changes. Arrays stop growing at `MAX_ITEMS` (then incomplete): 10,000 `push` calls stay
  *   linear.
  */
-import { type ArrayNode, type ObjectNode, type Property, type Range, type VNode, unreadEntries } from '../extract/model';
-import { cloneString } from '../extract/strings';
+import { cloneString } from '../core/strings';
+import { type ArrayNode, type ObjectNode, type Property, type Range, type VNode, unreadEntries } from '../core/values';
 
 /** The most alternatives one request expands to; beyond it the alternatives stay unknown. */
 export const MAX_ALTERNATIVES = 16;

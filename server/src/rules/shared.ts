@@ -5,7 +5,7 @@
  */
 import { Range, RequestSite, StringNode, VNode, prop } from '../extract/model';
 import type { Operation } from '../extract/operations';
-import { plainBase } from '../extract/strings';
+import { plainBase } from '../core/strings';
 import { operations } from './analysis';
 import type { Fix, TextEdit } from './types';
 

@@ -1,8 +1,8 @@
+import type { Severity, SeveritySetting } from '../core/severity';
 import type { Range, RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
 
-export type Severity = 'error' | 'warning' | 'info' | 'hint';
-export type SeveritySetting = Severity | 'off';
+export type { Severity, SeveritySetting } from '../core/severity';
 
 export type RuleCategory = 'correctness' | 'counters' | 'transactions' | 'cost' | 'expression' | 'style';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { base64DecodedLength, itemSize, numberSize, valueSize } from '../../../server/src/cost';
-import { utf8Length } from '../../../server/src/expression/lexer';
+import { utf8Length } from '../../../server/src/core/dynamodb';
 import { UNKNOWN, num, v } from './build';
 
 // Byte sizes DynamoDB Local charged for each number (measured at the 1 KB write boundary; the differential test

@@ -1,0 +1,110 @@
+/**
+ * String nodes, host-independent: the builder every escape decoder (extract/strings.ts, extract/host-strings.ts) feeds,
+ * literals without escapes (offsets computed, not stored), and the operations the extractors' incremental paths and the
+ * data flow apply to them (copy, shift, join). The `StringNode.offsets` contract is in ./values.
+ */
+import type { Range, StringNode } from './values';
+
+/** Accumulates decoded characters with the document offset of the source text that produced each one. */
+export class StringBuilder {
+  private chars: string[] = [];
+  readonly offsets: number[] = [];
+
+  push(s: string, at: number): void {
+    for (let i = 0; i < s.length; i++) {
+      this.chars.push(s[i]);
+      this.offsets.push(at);
+    }
+  }
+
+  node(end: number, range: Range): StringNode {
+    return { kind: 'string', value: this.chars.join(''), offsets: [...this.offsets, end], range };
+  }
+}
+
+/**
+ * A literal without escapes: one source char per value char, so `offsets` is `base + i`. Materialised on first read
+ * (most strings of a large file are never looked at character by character); serialises like a plain node.
+ */
+const materialised = new WeakMap<PlainString, number[]>();
+
+class PlainString implements StringNode {
+  readonly kind = 'string' as const;
+
+  constructor(
+    readonly value: string,
+    public base: number,
+    readonly range: Range,
+  ) {}
+
+  get offsets(): number[] {
+    let o = materialised.get(this);
+    if (!o) {
+      o = new Array<number>(this.value.length + 1);
+      for (let i = 0; i <= this.value.length; i++) o[i] = this.base + i;
+      materialised.set(this, o);
+    }
+    return o;
+  }
+
+  toJSON(): StringNode {
+    return { kind: 'string', value: this.value, offsets: this.offsets, range: this.range };
+  }
+}
+
+/** The document offset of a plain string's first char (its chars are `base + i`), or undefined for any other string. */
+export function plainBase(s: StringNode): number | undefined {
+  return s instanceof PlainString ? s.base : undefined;
+}
+
+export function plain(raw: string, base: number, range: Range): StringNode {
+  return new PlainString(raw, base, range);
+}
+
+/** A copy of a string node that shares nothing a shift changes (ranges, offsets). */
+export function cloneString(s: StringNode): StringNode {
+  if (s instanceof PlainString) return new PlainString(s.value, s.base, { ...s.range });
+  const out: StringNode = { kind: 'string', value: s.value, offsets: [...s.offsets], range: { ...s.range } };
+  if (s.ends) out.ends = [...s.ends];
+  return out;
+}
+
+/** Shift, in place, every document offset of a string node through `move` (monotonic). */
+export function shiftString(s: StringNode, move: (o: number) => number): void {
+  s.range.start = move(s.range.start);
+  s.range.end = move(s.range.end);
+  if (s instanceof PlainString) {
+    s.base = move(s.base);
+    materialised.delete(s);
+    return;
+  }
+  for (let i = 0; i < s.offsets.length; i++) s.offsets[i] = move(s.offsets[i]);
+  if (s.ends) for (let i = 0; i < s.ends.length; i++) s.ends[i] = move(s.ends[i]);
+}
+
+/** The largest document offset a string node mentions. *//** The largest document offset a string node mentions. */
+export function maxOffset(s: StringNode): number {
+  if (s instanceof PlainString) return s.range.end;
+  let m = s.range.end;
+  for (const o of s.offsets) if (o > m) m = o;
+  return m;
+}
+
+/** Join resolved pieces (`"a" + "b"`, Python implicit concatenation) into one node spanning `range`. */
+export function concatStrings(pieces: StringNode[], range: Range): StringNode {
+  if (pieces.length === 1) {
+    const p = pieces[0];
+    if (p.range.start === range.start && p.range.end === range.end) return p;
+    if (p instanceof PlainString) return new PlainString(p.value, p.base, range);
+    return { kind: 'string', value: p.value, offsets: p.offsets, ...(p.ends ? { ends: p.ends } : {}), range };
+  }
+  const offsets: number[] = [];
+  const ends: number[] = [];
+  for (const p of pieces)
+    for (let i = 0; i < p.value.length; i++) {
+      offsets.push(p.offsets[i]);
+      ends.push(p.ends ? p.ends[i] : p.offsets[i + 1]);
+    }
+  offsets.push(pieces[pieces.length - 1].offsets[pieces[pieces.length - 1].value.length]);
+  return { kind: 'string', value: pieces.map((p) => p.value).join(''), offsets, ends, range };
+}
