@@ -135,7 +135,7 @@ export function formatStylish(reports: FileReport[]): string {
       const p = at(r, f.range.start);
       return [`${p.line + 1}:${p.character + 1}`, f.severity, terminalSafe(f.message.replace(/\s*\n\s*/g, ' ')), f.ruleId];
     });
-    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
+    const widths = [0, 1, 2].map((i) => rows.reduce((w, row) => Math.max(w, row[i].length), 0));
     lines.push(terminalSafe(r.file));
     for (const row of rows) lines.push(`  ${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2].padEnd(widths[2])}  ${row[3]}`);
     lines.push('');

@@ -3,7 +3,8 @@
  * variable assigned in branches, or of a conditional spread, offers its fix when the edit lands in text the user wrote
  * and every alternative the edit touches reports the same finding with the same fix; otherwise none.
  */
-import { Case, ruleCases } from './check';
+import { strict as assert } from 'node:assert';
+import { Case, lint, ruleCases } from './check';
 
 const tsBranches = (a: string, b: string) =>
   `export async function f(id: string, c: boolean) {\n  let p;\n  if (c) {\n    p = ${a};\n  } else {\n    p = ${b};\n  }\n  await doc.send(new UpdateCommand(p));\n}\n`;
@@ -91,3 +92,13 @@ ruleCases('reserved-word', [
     expect: [{ text: 'status' }],
   },
 ]);
+
+describe('fixes on alternatives: a tree larger than a call takes arguments', () => {
+  it('a branch literal with 150,000 entries next to a reserved word still gets its fix, without a RangeError', () => {
+    // 150,000 entries are 150,000+ nodes: Math.min(...ranges) over them overflows V8's stack.
+    const big = `{ TableName: 'T', Key: { id }, UpdateExpression: 'SET name = :v', ExpressionAttributeValues: { ':v': 1 }, Extra: { ${Array.from({ length: 150_000 }, (_, i) => `k${i.toString(36)}: 1`).join(',\n')} } }`;
+    const findings = lint(tsBranches(big, tsOther), 'typescript').filter((f) => f.ruleId === 'reserved-word');
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].fixes?.length, 1, 'the fix of the one branch holding the reserved word');
+  });
+});
