@@ -109,10 +109,15 @@ class Maps {
   names: Property[] = [];
   values: Property[] = [];
   private readonly taken = new Set<string>();
+  /** Attribute -> its `#name` (one per attribute). */
+  private readonly named = new Map<string, string>();
+  /** Base -> the suffix of the key last given for it: every key of that base before it is taken (linear, not n²). */
+  private readonly next = new Map<string, number>();
   name(attr: string, r: Range): string {
-    const base = '#' + (/^\w+$/.test(attr) ? attr : 'a');
-    for (const p of this.names) if (p.key.startsWith(base) && p.value.kind === 'string' && p.value.value === attr) return p.key;
-    const key = this.fresh(base);
+    const known = this.named.get(attr);
+    if (known !== undefined) return known;
+    const key = this.fresh('#' + (/^\w+$/.test(attr) ? attr : 'a'));
+    this.named.set(attr, key);
     const offsets = Array.from(attr, () => r.start);
     this.names.push({ key, keyRange: { ...r }, value: { kind: 'string', value: attr, offsets, ends: Array.from(attr, () => r.end), range: { ...r } }, range: { ...r } });
     return key;
@@ -122,9 +127,12 @@ class Maps {
     this.values.push({ key, keyRange: { ...r }, value: v, range: { ...r } });
     return key;
   }
+  /** The first of `base`, `base1`, `base2`... not taken. */
   private fresh(base: string): string {
-    let k = base;
-    for (let i = 1; this.taken.has(k); i++) k = base + i;
+    let i = this.next.get(base) ?? 0;
+    let k = i ? base + i : base;
+    while (this.taken.has(k)) k = base + ++i;
+    this.next.set(base, i);
     this.taken.add(k);
     return k;
   }
@@ -256,8 +264,11 @@ function conditionExpression(r: HelperReader, o: ts.ObjectLiteralExpression, map
 
 function append(into: Expr, from: Expr): void {
   into.value += from.value;
-  into.offsets.push(...from.offsets);
-  into.ends.push(...from.ends);
+  // A loop, not push(...): a spread of a long expression's offsets overflows the stack.
+  for (let i = 0; i < from.offsets.length; i++) {
+    into.offsets.push(from.offsets[i]);
+    into.ends.push(from.ends[i]);
+  }
 }
 
 /**

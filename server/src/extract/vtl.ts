@@ -47,11 +47,24 @@ function balanced(text: string, open: number, close: string, openCh: string): nu
 const IDENT = /[A-Za-z_]/;
 const IDENT_CHAR = /[\w-]/;
 
-/** End of a VTL reference starting at `$` (offset `i`), or -1 when `$` does not start one. */
+/**
+ * End of a VTL reference starting at `$` (offset `i`), or -1 when `$` does not start one. `${...}` is a reference only
+ * when an identifier chain follows the brace and `}` closes it right after (as Velocity reads it); anything else is
+ * text. (Scanning for any balanced `}` made every `${` of a template without one read to its end: quadratic.)
+ */
 function referenceEnd(text: string, i: number): number {
   let j = i + 1;
   if (text[j] === '!') j++;
-  if (text[j] === '{') return balanced(text, j, '}', '{');
+  if (text[j] === '{') {
+    const e = chainEnd(text, j + 1);
+    if (e < 0 || e >= text.length) return e;
+    return text[e] === '}' ? e + 1 : -1;
+  }
+  return chainEnd(text, j);
+}
+
+/** End of an identifier chain (`a.b.c(...)[...]`) starting at `j`, -1 when none starts there; the text's end when an argument list is not closed. */
+function chainEnd(text: string, j: number): number {
   if (!IDENT.test(text[j] ?? '')) return -1;
   while (j < text.length && IDENT_CHAR.test(text[j])) j++;
   for (;;) {
@@ -179,12 +192,47 @@ export function blankVtl(text: string): { json: string; regions: Region[]; direc
   return { json: out.join(''), regions, directives };
 }
 
+/** First index of a sorted list whose value is >= x. */
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Whether a directive stands directly in a container spanning (start, end): inside it but in none of its children
+ * (document order). Directives and children are walked together, each directive inside a child skipped by a binary
+ * search to the child's end, so the whole tree costs its size plus its direct directives (it was the product of
+ * objects and directives: quadratic on a large template).
+ */
+function holdsDirective(directives: readonly number[], start: number, end: number, children: readonly Range[]): boolean {
+  let k = lowerBound(directives, start + 1);
+  let c = 0;
+  while (k < directives.length && directives[k] < end) {
+    const d = directives[k];
+    while (c < children.length && children[c].end <= d) c++;
+    if (c >= children.length || !(children[c].start < d)) return true;
+    k = lowerBound(directives, children[c].end);
+  }
+  return false;
+}
+
 /** Replace, in a value tree, what the blanking stood in for: unknown values, typed values, incomplete objects. */
 function restore(text: string, root: VNode, regions: Region[], directives: number[]): VNode {
   if (!regions.length && !directives.length) return root;
   const starts = new Map(regions.filter((r) => !r.inString).map((r) => [r.start, r]));
+  // Regions inside strings, in document order and disjoint: their starts and ends are both sorted.
   const within = regions.filter((r) => r.inString);
-  const overlaps = (r: Range) => within.some((x) => x.start < r.end && r.start < x.end);
+  const withinEnds = within.map((r) => r.end);
+  const overlaps = (r: Range) => {
+    const k = lowerBound(withinEnds, r.start + 1);
+    return k < within.length && within[k].start < r.end;
+  };
   const fix = (v: VNode): VNode => {
     const ref = starts.get(v.range.start);
     if (ref && v.kind !== 'object' && v.kind !== 'array') return ref.typed ?? { kind: 'unknown', range: { start: ref.start, end: ref.end }, text: text.slice(ref.start, Math.min(ref.end, ref.start + 120)) };
@@ -212,11 +260,12 @@ function restore(text: string, root: VNode, regions: Region[], directives: numbe
         stack.push(p.value);
       }
       n.properties = kept;
-      if (directives.some((d) => d > n.range.start && d < n.range.end && !kept.some((p) => p.value.range.start < d && d < p.value.range.end))) n.complete = false;
+      if (holdsDirective(directives, n.range.start, n.range.end, kept.map((p) => p.value.range))) n.complete = false;
     } else if (n.kind === 'array') {
       n.items = n.items.map(fix);
-      stack.push(...n.items);
-      if (directives.some((d) => d > n.range.start && d < n.range.end && !n.items.some((x) => x.range.start < d && d < x.range.end))) n.complete = false;
+      // A loop, not push(...items): a spread of a long array overflows the stack.
+      for (const x of n.items) stack.push(x);
+      if (holdsDirective(directives, n.range.start, n.range.end, n.items.map((x) => x.range))) n.complete = false;
     }
   }
   return root;
