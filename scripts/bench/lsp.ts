@@ -2,13 +2,16 @@
  * Language server latency as users feel it: time from sending `didChange` to receiving the diagnostics of that
  * version (over stdio, JSON-RPC included) on a 5,000-line TypeScript file, as a ratio to the bare
  * `ts.createSourceFile` parse of the same file in this run; and the same for the last edit of a burst of 200 edits
- * sent back to back (coalescing keeps it near one lint, not 200).
+ * sent back to back (coalescing keeps it near one lint, not 200). Per statement shape of TypeScript, and in the
+ * 5,000-line Python file against a bare tree-sitter parse of its text.
  */
 import ts from 'typescript';
+import { Language, Parser } from 'web-tree-sitter';
 import { LspClient } from '../../test/support/lsp-client';
+import { initParsers } from '../../server/src/extract';
 import type { BenchRow } from '../bench';
 import { median, timeMs } from '../bench';
-import { TS_SHAPE_EDITS, middle, tsFile, tsShapesFile } from './extract';
+import { TS_SHAPE_EDITS, middle, pyFile, tsFile, tsShapesFile } from './extract';
 
 const EDITS = 15;
 const BURST = 200;
@@ -64,6 +67,7 @@ export async function run(): Promise<BenchRow[]> {
 
     return [
       ...(await shapeRows()),
+      ...(await pythonRows()),
       ...(await memoryRows()),
       {
         area: 'lsp',
@@ -117,6 +121,48 @@ async function shapeRows(): Promise<BenchRow[]> {
     }
   } finally {
     await client.stop();
+  }
+  return rows;
+}
+
+/** One-character edits in the 5,000-line Python bench file, ratio to a bare tree-sitter parse of the same text. */
+const PY_EDITS: { name: string; needle: string }[] = [
+  { name: 'inside a function', needle: '    kw =' },
+  { name: "inside a request's expression string", needle: '"ADD' },
+];
+
+async function pythonRows(): Promise<BenchRow[]> {
+  const text = pyFile(5000);
+  await initParsers();
+  const parser = new Parser();
+  parser.setLanguage(await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm')));
+  const parseOnce = () => timeMs(() => parser.parse(text)?.delete(), 1, 0);
+  timeMs(() => parseOnce(), 3, 0);
+  const client = await LspClient.start();
+  const rows: BenchRow[] = [];
+  try {
+    const uri = 'file:///bench/lsp-5000.py';
+    await client.open(uri, 'python', text);
+    await client.diagnosticsFor(uri, 1, 120_000);
+    for (const e of PY_EDITS) {
+      const at = middle(text, e.needle);
+      const parses: number[] = [];
+      const times: number[] = [];
+      for (let i = 0; i < EDITS + 3; i++) {
+        if (i >= 3) parses.push(parseOnce());
+        const t0 = process.hrtime.bigint();
+        const v = await (i % 2 === 0 ? client.edit(uri, at, at, ' ') : client.edit(uri, at, at + 1, ''));
+        await client.diagnosticsFor(uri, v, 120_000);
+        if (i >= 3) times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      }
+      if (client.text(uri) !== text) await client.edit(uri, at, at + 1, '');
+      const ours = median(times);
+      const parse = median(parses);
+      rows.push({ area: 'lsp', name: `didChange -> diagnostics, 5,000-line Python, edit ${e.name}`, ours: `${ours.toFixed(1)} ms`, baseline: `tree-sitter parse ${parse.toFixed(1)} ms`, ratio: ours / parse });
+    }
+  } finally {
+    await client.stop();
+    parser.delete();
   }
   return rows;
 }

@@ -11,8 +11,8 @@ import { DEFAULT_SETTINGS } from '../../server/src/protocol/settings';
 import { DynalintService } from '../../server/src/service';
 import { LspClient } from '../support/lsp-client';
 
-const expectedFor = (uri: string, version: number, text: string): Diagnostic[] =>
-  JSON.parse(JSON.stringify(new DynalintService().diagnostics(TextDocument.create(uri, 'typescript', version, text), DEFAULT_SETTINGS)));
+const expectedFor = (uri: string, version: number, text: string, languageId = 'typescript'): Diagnostic[] =>
+  JSON.parse(JSON.stringify(new DynalintService().diagnostics(TextDocument.create(uri, languageId, version, text), DEFAULT_SETTINGS)));
 
 const fn = (i: number) => `
 export async function like${i}(postId: string) {
@@ -25,6 +25,21 @@ const BASE = `import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from 
 const doc = DynamoDBDocumentClient.from(client);
 const TABLE = 'Posts';
 ${Array.from({ length: 30 }, (_, i) => fn(i)).join('')}`;
+
+/** Python: a reserved word in a shared constant (its fix maps it in every user) and in a dict outside each call. */
+const pyFn = (i: number) => `
+
+def like_${i}(post_id):
+    table.update_item(Key={"PK": post_id}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "x"})
+    kw = {"Key": {"PK": post_id, "SK": "LIKE#${i}"}, "UpdateExpression": "ADD views :n", "ExpressionAttributeValues": {":n": 1}}
+    table.update_item(**kw)  # done ${i}
+`;
+
+const PY_BASE = `import boto3
+
+table = boto3.resource("dynamodb").Table("Posts")
+RESERVED = "SET status = :s"
+${Array.from({ length: 30 }, (_, i) => pyFn(i)).join('')}`;
 
 describe('lsp: incremental rule results', function () {
   let client: LspClient;
@@ -54,5 +69,35 @@ describe('lsp: incremental rule results', function () {
     }
     const stats = (await client.connection.sendRequest('dynalint/stats')) as { cachedSites: number };
     assert.ok(stats.cachedSites >= 60, JSON.stringify(stats));
+  });
+
+  it('python, findings that depend on who else uses shared source: every version equals a fresh lint', async () => {
+    const uri = 'file:///w/incremental-rules.py';
+    await client.open(uri, 'python', PY_BASE);
+    assert.deepEqual(await client.diagnosticsFor(uri, 1, 60_000), expectedFor(uri, 1, PY_BASE, 'python'));
+    const edits: [string, string][] = [
+      ['"LIKE#3"', ' '],
+      // One more user of the constant in a new function (between two others, touching neither): the first user's fix
+      // must map it too.
+      ['# done 15\n\n', 'def extra(post_id):\n    table.update_item(Key={"PK": post_id}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "y"})\n\n\n'],
+      ['"LIKE#20"', '}\n    kw = {"Key": {"PK": 1'],
+      ['def like_10', '# dynalint-disable-next-line reserved-word\n'],
+      ['"LIKE#29"', ' '],
+    ];
+    for (const [needle, insert] of edits) {
+      const text = client.text(uri);
+      const anchor = text.indexOf(needle, text.indexOf('def like_'));
+      const at = needle.startsWith('def') ? anchor : anchor + needle.length;
+      const v = await client.edit(uri, at, at, insert);
+      const text2 = client.text(uri);
+      assert.deepEqual(await client.diagnosticsFor(uri, v, 60_000), expectedFor(uri, v, text2, 'python'), `after inserting ${JSON.stringify(insert)} at ${needle}`);
+      // The constant's fix (a mapping in every user) is in the code actions, not the diagnostics.
+      const doc = TextDocument.create(uri, 'python', v, text2);
+      const at2 = text2.indexOf('status');
+      const range = { start: doc.positionAt(at2), end: doc.positionAt(at2 + 6) };
+      const want = JSON.parse(JSON.stringify(new DynalintService().codeActions(doc, DEFAULT_SETTINGS, range))) as unknown[];
+      assert.ok(want.length > 0);
+      assert.deepEqual(await client.codeActions(uri, range), want, `code actions after inserting ${JSON.stringify(insert)} at ${needle}`);
+    }
   });
 });

@@ -200,7 +200,7 @@ class PyExtractor {
       u.sites.push(...s);
       if (this.consumed.size !== before) u.consumed = [...this.consumed];
     }
-    for (const u of units) if (reused?.[units.indexOf(u)]) for (const p of u.consumed) this.consumed.add(p);
+    if (reused) for (let i = 0; i < units.length; i++) if (reused[i]) for (const p of units[i].consumed) this.consumed.add(p);
     for (const d of local) {
       const s = this.dictSite(d);
       if (s) unitAt(d.rhs.startIndex).sites.push(s);

@@ -388,7 +388,7 @@ function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
         seen.add(key);
         const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = { ruleId: f.id, severity: f.severity, message: f.message, range };
         // Only a finding in source outside its request asks who else uses it (that reads the other sites).
-        const fixes = fixesFor(ctx.text, r, f, () => sharedSource(ctx.sites));
+        const fixes = fixesFor(ctx.text, r, f, () => ctx.shared?.() ?? sharedSource(ctx.sites));
         if (fixes.length) finding.fixes = fixes;
         if (kind === 'unusedName' || kind === 'unusedValue') finding.unnecessary = true;
         out.push(finding);

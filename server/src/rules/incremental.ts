@@ -6,12 +6,16 @@
  * a finding mentions (a range in a constant, a fix's insertion point). An entry is reused only when no edit since it
  * was computed touched one of those lines; its offsets then move as the extractor moved the site's (`o >= oldEnd`
  * shifts by the length change: the extractor's own rule for offsets outside the edited statements). A site rule that
- * reads `ctx.sites` (other requests: who else uses a constant) is recomputed on every run. Document-level rules
- * (separate-child-and-counter-writes, set-without-if-not-exists's `dropIf`, suppressions) run afresh each time.
+ * asks who else uses source outside its request (`ctx.shared().sharers`: the reserved-word fix of a constant or a
+ * dict outside the call) depends on the other sites through that answer only: the entry keeps the answers and is
+ * reused while the document's `TrackedSource` (shared.ts) says they still hold. A site rule that reads `ctx.sites`
+ * otherwise is recomputed on every run. Document-level rules (separate-child-and-counter-writes,
+ * set-without-if-not-exists's `dropIf`, suppressions) run afresh each time.
  */
 import type { Range, RequestSite } from '../extract/model';
 import { operations } from './analysis';
 import { pythonImport } from './fixes';
+import { SharedHistory, type SharedSource, type SharersAnswer, type TrackedSource } from './shared';
 import type { Rule, RuleContext, SiteFinding, TextEdit } from './types';
 
 /** One edit between two texts: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
@@ -57,6 +61,8 @@ export interface SiteEntry {
   /** The first window's start and the last window's end: most edits lie wholly before or after them. */
   lo: number;
   hi: number;
+  /** The shared-source answers the findings were built from (reused only while each still holds). */
+  deps?: SharersAnswer[];
 }
 
 /** What the last run did, for tests and the bench. */
@@ -66,6 +72,8 @@ export interface RuleCacheStats {
   reused: number;
   /** Computed sites not kept (they read other sites, or a rule failed). */
   volatile: number;
+  /** Reused sites whose findings depend on shared-source answers (each checked again). */
+  dependent: number;
 }
 
 export class RuleCache {
@@ -73,7 +81,9 @@ export class RuleCache {
   private entries = new Map<RequestSite, SiteEntry>();
   private spans: Span[] = [];
   private runs = 0;
-  readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0 };
+  private readonly history = new SharedHistory();
+  private current?: TrackedSource;
+  readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0, dependent: 0 };
 
   /**
    * The document's text went from `oldText` to `newText` (every text its extractor saw, linted or not), or was
@@ -95,6 +105,16 @@ export class RuleCache {
     this.entries = new Map();
     this.spans = [];
     this.key = undefined;
+    this.history.clear();
+    this.current = undefined;
+  }
+
+  /**
+   * The shared-source answers of the last `results` run, for the document-level steps of the same lint (fix
+   * consistency): carried over from the lint before where exact.
+   */
+  get shared(): SharedSource | undefined {
+    return this.current;
   }
 
   /** Sites with cached results (for `dynalint/stats` and tests). */
@@ -121,8 +141,9 @@ export class RuleCache {
     }
     const spans = this.spans;
     this.spans = [];
+    const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans)));
     const stats = this.stats;
-    stats.computed = stats.reused = stats.volatile = 0;
+    stats.computed = stats.reused = stats.volatile = stats.dependent = 0;
     // Entries are updated in place (most sites come back): marked with this run, the others dropped at the end.
     const entries = this.entries;
     const run = ++this.runs;
@@ -132,13 +153,27 @@ export class RuleCache {
     };
     for (const site of sites) {
       const old = entries.get(site);
-      if (old && key !== undefined && moved(old, spans)) {
+      if (old && key !== undefined && moved(old, spans) && (!old.deps || old.deps.every((d) => shared.still(d)))) {
         stats.reused++;
+        if (old.deps) stats.dependent++;
         old.run = run;
         emit(old.findings);
         continue;
       }
       let volatile = key === undefined;
+      const deps: SharersAnswer[] = [];
+      // Who else uses source outside the request: the answers are kept with the findings (checked on reuse).
+      const tracked: SharedSource = {
+        sharers(op) {
+          const a = shared.answer(op);
+          deps.push(a);
+          return a.users;
+        },
+        usersOf(range) {
+          volatile = true;
+          return shared.usersOf(range);
+        },
+      };
       const siteCtx: RuleContext = {
         text,
         tables: ctx.tables,
@@ -147,6 +182,7 @@ export class RuleCache {
           volatile = true;
           return sites;
         },
+        shared: () => tracked,
       };
       const findings: [number, SiteFinding[]][] = [];
       rules.forEach((rule, k) => {
@@ -166,7 +202,9 @@ export class RuleCache {
       if (volatile) stats.volatile++;
       else {
         const windows = windowsOf(text, site, findings);
-        entries.set(site, { findings, windows, last: lastOffset(findings), run, ...bounds(windows) });
+        const entry: SiteEntry = { findings, windows, last: lastOffset(findings), run, ...bounds(windows) };
+        if (deps.length) entry.deps = deps;
+        entries.set(site, entry);
       }
       emit(findings);
     }
@@ -234,6 +272,21 @@ export function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
     entry.last += diff;
   }
   return true;
+}
+
+/**
+ * A range's offsets after the edits (each moving what lies after it), or undefined when one came within a character
+ * of it (the shared-source answers about it are then not carried over).
+ */
+function movedRange(start: number, end: number, spans: readonly Span[]): { start: number; end: number } | undefined {
+  for (const span of spans) {
+    if (end < span.start - 1) continue;
+    if (start <= span.oldEnd + 1) return undefined;
+    const diff = span.newEnd - span.oldEnd;
+    start += diff;
+    end += diff;
+  }
+  return { start, end };
 }
 
 export function bounds(windows: readonly Window[]): { lo: number; hi: number } {

@@ -66,9 +66,9 @@ function dedupe(findings: Finding[]): Finding[] {
 }
 
 /** Withhold fixes that would edit source shared by several requests for one of them only (see shared.ts). */
-function withConsistentFixes(text: string, sites: RequestSite[], findings: Finding[]): Finding[] {
+function withConsistentFixes(text: string, sites: RequestSite[], findings: Finding[], tracked?: SharedSource): Finding[] {
   // Built on first need: only an edit introducing a placeholder asks who else uses the source it edits.
-  let shared: SharedSource | undefined;
+  let shared: SharedSource | undefined = tracked;
   const index = () => (shared ??= sharedSource(sites));
   return findings.map((f) => {
     if (!f.fixes?.length) return f;
@@ -156,7 +156,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     }
     if (timings) timings.set(rule.id, (timings.get(rule.id) ?? 0) + performance.now() - t0);
   }
-  let kept = agreeingOnAlternatives(text, ctx, active, withConsistentFixes(text, sites, dedupe(dropSuperseded(findings))));
+  let kept = agreeingOnAlternatives(text, ctx, active, withConsistentFixes(text, sites, dedupe(dropSuperseded(findings)), perSite ? cache?.shared : undefined));
   try {
     const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled);
     kept = r.kept;

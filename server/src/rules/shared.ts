@@ -118,6 +118,10 @@ class Index implements SharedSource {
   private requests?: { byParams: Map<VNode, Operation[]>; byKey: Map<string, Operation[]>; order: Map<Operation, number> };
 
   sharers(op: Operation): Operation[] {
+    return this.answer(op).users;
+  }
+
+  answer(op: Operation): SharersAnswer {
     // The requests `sameRequest` as `op`, looked up (not compared with every request: sharers is asked per site), in
     // `own`'s order.
     if (!this.requests) {
@@ -138,7 +142,7 @@ class Index implements SharedSource {
     const same = [...new Set([...(byParams.get(op.params) ?? []), ...(byKey.get(requestKey(op)) ?? [])])].sort((a, b) => order.get(a)! - order.get(b)!);
     const out = new Set<Operation>();
     for (const o of same) for (const r of this.own.get(o)!) for (const u of this.usersOf(r)) out.add(u);
-    return [...out].filter((o) => !sameRequest(o, op));
+    return { op, same, users: [...out].filter((o) => !sameRequest(o, op)) };
   }
 }
 
@@ -164,69 +168,46 @@ class Lazy implements SharedSource {
     if (this.index) return this.index.usersOf(range);
     const key = `${range.start}:${range.end}`;
     let hit = this.users.get(key);
-    if (!hit) this.users.set(key, (hit = this.carriedOrScanned(range)));
+    if (!hit) this.users.set(key, (hit = scanUsers(range, this.sites)));
     return hit;
-  }
-
-  private siteSet?: Set<RequestSite>;
-
-  /**
-   * The users of a range asked about in the previous lint too (the same Range object, at the same offsets: a fix of a
-   * finding the rule cache reused unmoved) are that answer's users whose site came back, plus the users among the
-   * sites that are new since (the re-extracted statements'). Exact: a site handed back is untouched by the edit, and
-   * the edit moved none of the offsets that decide whether one of its nodes overlaps the range (an overlapping char
-   * lies in the range, which did not move; a node that moved lies beyond the edit, so beyond the range). Otherwise
-   * every site is scanned.
-   */
-  private carriedOrScanned(range: Range): Operation[] {
-    const now = (this.siteSet ??= new Set(this.sites));
-    const prev = carried.get(range);
-    let users: Operation[];
-    if (prev && prev.start === range.start && prev.end === range.end) {
-      users = prev.users.filter((u) => now.has(u.site)).concat(this.scan(range, this.sites.filter((s) => !prev.sites.has(s))));
-    } else users = this.scan(range, this.sites);
-    carried.set(range, { start: range.start, end: range.end, sites: now, users });
-    return users;
-  }
-
-  private scan(range: Range, sites: readonly RequestSite[]): Operation[] {
-    const out = new Set<Operation>();
-    const end = Math.max(range.end, range.start + 1);
-    for (const site of sites)
-      for (const o of outsideOf(site)) {
-        const n = o.node;
-        if (n.kind !== 'string') {
-          if (range.start < n.range.end && n.range.start < end) out.add(o.op);
-          continue;
-        }
-        // A plain literal's characters lie within its range; a joined one's may be anywhere.
-        if (!n.ends && (n.range.end < range.start || n.range.start >= end)) continue;
-        if (out.has(o.op)) continue;
-        const base = plainBase(n);
-        if (base !== undefined) {
-          // Chars at base + i: only those inside the range are looked at (no offsets array built).
-          for (let at = Math.max(range.start, base), last = Math.min(end, base + n.value.length); at < last; at++)
-            if (!insideOperation(o.op, { start: at, end: at })) {
-              out.add(o.op);
-              break;
-            }
-          continue;
-        }
-        const offsets = n.offsets;
-        for (let i = 0; i < n.value.length; i++) {
-          const at = offsets[i];
-          if (at >= range.start && at < end && !insideOperation(o.op, { start: at, end: at })) {
-            out.add(o.op);
-            break;
-          }
-        }
-      }
-    return [...out];
   }
 }
 
-/** `usersOf` answers per Range object, kept from one lint to the next (see `carriedOrScanned`). */
-const carried = new WeakMap<Range, { start: number; end: number; sites: ReadonlySet<RequestSite>; users: Operation[] }>();
+/** The users of a range among some sites, by a scan of their outside nodes (the same answer as `Index.usersOf`). */
+function scanUsers(range: Range, sites: readonly RequestSite[]): Operation[] {
+  const out = new Set<Operation>();
+  const end = Math.max(range.end, range.start + 1);
+  for (const site of sites)
+    for (const o of outsideOf(site)) {
+      const n = o.node;
+      if (n.kind !== 'string') {
+        if (range.start < n.range.end && n.range.start < end) out.add(o.op);
+        continue;
+      }
+      // A plain literal's characters lie within its range; a joined one's may be anywhere.
+      if (!n.ends && (n.range.end < range.start || n.range.start >= end)) continue;
+      if (out.has(o.op)) continue;
+      const base = plainBase(n);
+      if (base !== undefined) {
+        // Chars at base + i: only those inside the range are looked at (no offsets array built).
+        for (let at = Math.max(range.start, base), last = Math.min(end, base + n.value.length); at < last; at++)
+          if (!insideOperation(o.op, { start: at, end: at })) {
+            out.add(o.op);
+            break;
+          }
+        continue;
+      }
+      const offsets = n.offsets;
+      for (let i = 0; i < n.value.length; i++) {
+        const at = offsets[i];
+        if (at >= range.start && at < end && !insideOperation(o.op, { start: at, end: at })) {
+          out.add(o.op);
+          break;
+        }
+      }
+    }
+  return [...out];
+}
 
 const cache = new WeakMap<readonly RequestSite[], SharedSource>();
 
@@ -235,6 +216,240 @@ export function sharedSource(sites: readonly RequestSite[]): SharedSource {
   let idx = cache.get(sites);
   if (!idx) cache.set(sites, (idx = new Lazy(sites)));
   return idx;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Across lints (the language service's rule cache)                                                                   */
+
+/**
+ * A `sharers` answer and what it was read from: the requests `sameRequest` as the asking one (whose outside source was
+ * looked up) and the users found. The rule cache keeps it with the findings built from it (rules/incremental.ts) and
+ * reuses them while `TrackedSource.still` says a fresh answer would be the same.
+ */
+export interface SharersAnswer {
+  op: Operation;
+  same: Operation[];
+  users: Operation[];
+}
+
+/**
+ * Where a node's characters may lie, as half-open spans (a superset, never less): a non-string node or a string
+ * without joined pieces within its range (at least one character wide, as `usersOf` reads an empty range), a joined
+ * string at its offsets.
+ */
+function extentsOf(n: VNode, out: [number, number][]): void {
+  if (n.kind !== 'string' || !n.ends) {
+    out.push([n.range.start, Math.max(n.range.end, n.range.start + 1)]);
+    return;
+  }
+  const offsets = n.offsets;
+  let s = -1;
+  let e = -1;
+  for (let i = 0; i < n.value.length; i++) {
+    const at = offsets[i];
+    if (at === e) e++;
+    else {
+      if (s >= 0) out.push([s, e]);
+      s = at;
+      e = at + 1;
+    }
+  }
+  if (s >= 0) out.push([s, e]);
+}
+
+/** Spans sorted and merged, asked whether a node may overlap them. */
+class Extents {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  constructor(spans: [number, number][]) {
+    spans.sort((a, b) => a[0] - b[0]);
+    for (const [s, e] of spans) {
+      const last = this.ends.length - 1;
+      if (last >= 0 && s <= this.ends[last]) this.ends[last] = Math.max(this.ends[last], e);
+      else {
+        this.starts.push(s);
+        this.ends.push(e);
+      }
+    }
+  }
+
+  get empty(): boolean {
+    return this.starts.length === 0;
+  }
+
+  overlaps(n: VNode): boolean {
+    if (this.empty) return false;
+    if (n.kind !== 'string' || !n.ends) return this.overlapsSpan(n.range.start, Math.max(n.range.end, n.range.start + 1));
+    const spans: [number, number][] = [];
+    extentsOf(n, spans);
+    return spans.some(([s, e]) => this.overlapsSpan(s, e));
+  }
+
+  overlapsSpan(s: number, e: number): boolean {
+    if (this.empty) return false;
+    // The last merged span starting before e: it (and only it) may reach past s.
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    if (this.starts[0] >= e) return false;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] < e) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.ends[lo] > s;
+  }
+}
+
+/**
+ * One lint's shared source in a document linted again and again (`SharedHistory.begin`): exact, as `sharedSource`,
+ * but answers from the previous lint are carried over instead of looked up in an index of every site. What makes a
+ * carried answer exact: the document extractor hands back a site only when no edit since touched its statement, with
+ * its offsets moved by the edit's length change when it lies after it; the source a site resolves from outside itself
+ * (a constant, a dict of its function) lies in an untouched statement too (an edit of a module-level statement
+ * re-extracts every statement). So for two sites handed back, whether one's outside nodes overlap source of the
+ * other is as it was (both moved alike, or lie on either side of the edit), and a range no edit came near overlaps
+ * the same nodes of such sites as before: only the sites new since the last lint (the re-extracted statements') are
+ * looked at.
+ */
+export class TrackedSource implements SharedSource {
+  private index?: Index;
+  private siteSet?: Set<RequestSite>;
+  private freshList?: RequestSite[];
+  private freshInfo?: { extents: Extents; starts: Set<number> };
+  /** `usersOf` answers of this lint, by offsets (carried to the next one by `SharedHistory`). */
+  readonly answers = new Map<string, Operation[]>();
+  private readonly asked = new Map<Operation, SharersAnswer>();
+
+  constructor(
+    private readonly sites: readonly RequestSite[],
+    /** The previous lint's sites; undefined when there was none to carry from. */
+    private readonly prev: ReadonlySet<RequestSite> | undefined,
+    /** The previous lint's `usersOf` answers, keyed by their ranges moved to this text's offsets. */
+    private readonly carried: ReadonlyMap<string, Operation[]>,
+  ) {}
+
+  get now(): ReadonlySet<RequestSite> {
+    return (this.siteSet ??= new Set(this.sites));
+  }
+
+  /** The sites not handed back since the previous lint. */
+  private get fresh(): RequestSite[] {
+    if (!this.freshList) {
+      const prev = this.prev;
+      this.freshList = prev ? this.sites.filter((s) => !prev.has(s)) : [...this.sites];
+    }
+    return this.freshList;
+  }
+
+  /** Whether to answer from an index of every site: nothing to carry from, or most sites are new. */
+  private get whole(): boolean {
+    return this.index !== undefined || !this.prev || this.fresh.length * 8 > this.sites.length;
+  }
+
+  sharers(op: Operation): Operation[] {
+    return this.answer(op).users;
+  }
+
+  /** `sharers` with what it was read from (memoized for this lint). */
+  answer(op: Operation): SharersAnswer {
+    let a = this.asked.get(op);
+    if (a) return a;
+    if (this.whole) a = (this.index ??= new Index(this.sites)).answer(op);
+    else {
+      // An index of the sites that may hold a user (their outside source may overlap the asking request's) and of the
+      // asking request's own: the same answer as one of every site, in the same order (the sites keep theirs).
+      const same = new Set<Operation>();
+      const spans: [number, number][] = [];
+      for (const site of this.sites)
+        for (const o of outsideOf(site))
+          if (sameRequest(o.op, op)) {
+            same.add(o.op);
+            extentsOf(o.node, spans);
+          }
+      const source = new Extents(spans);
+      const some = this.sites.filter((s) => outsideOf(s).some((o) => same.has(o.op) || source.overlaps(o.node)));
+      a = new Index(some).answer(op);
+    }
+    this.asked.set(op, a);
+    return a;
+  }
+
+  /**
+   * Whether `sharers(a.op)` asked now would give `a` again (then it is kept as this lint's answer): the asking
+   * request, the requests the same as it and every user are among the sites handed back, and no new site is at the
+   * same place or resolves source overlapping theirs.
+   */
+  still(a: SharersAnswer): boolean {
+    const now = this.now;
+    if (!now.has(a.op.site) || !a.same.every((s) => now.has(s.site)) || !a.users.every((u) => now.has(u.site))) return false;
+    if (this.fresh.length) {
+      const info = (this.freshInfo ??= this.freshSource());
+      // A new request at the same place (`sameRequest`'s second case) would start its site where one of these does.
+      if (info.starts.has(a.op.site.range.start)) return false;
+      for (const s of a.same) {
+        if (info.starts.has(s.site.range.start)) return false;
+        for (const o of outsideOf(s.site)) if (o.op === s && info.extents.overlaps(o.node)) return false;
+      }
+    }
+    this.asked.set(a.op, a);
+    return true;
+  }
+
+  private freshSource(): { extents: Extents; starts: Set<number> } {
+    const spans: [number, number][] = [];
+    const starts = new Set<number>();
+    for (const site of this.fresh) {
+      starts.add(site.range.start);
+      for (const o of outsideOf(site)) extentsOf(o.node, spans);
+    }
+    return { extents: new Extents(spans), starts };
+  }
+
+  usersOf(range: Range): Operation[] {
+    const key = `${range.start}:${range.end}`;
+    let hit = this.answers.get(key);
+    if (hit) return hit;
+    const prev = this.carried.get(key);
+    const now = this.now;
+    // The previous users handed back are still users; the new sites' are new objects (no duplicates), looked for only
+    // when their outside source may reach the range.
+    if (prev) {
+      hit = prev.every((u) => now.has(u.site)) ? prev : prev.filter((u) => now.has(u.site));
+      const info = (this.freshInfo ??= this.freshSource());
+      if (info.extents.overlapsSpan(range.start, Math.max(range.end, range.start + 1))) hit = hit.concat(scanUsers(range, this.fresh));
+    }
+    else if (this.index) hit = this.index.usersOf(range);
+    else hit = scanUsers(range, this.sites);
+    this.answers.set(key, hit);
+    return hit;
+  }
+}
+
+/**
+ * The shared-source answers of one document from one lint to the next: the language service's rule cache begins a
+ * `TrackedSource` per lint, with the edits since the previous one (`move`: a range's offsets after them, undefined
+ * when an edit came within a character of it).
+ */
+export class SharedHistory {
+  private last?: TrackedSource;
+
+  begin(sites: readonly RequestSite[], move: (start: number, end: number) => Range | undefined): TrackedSource {
+    const last = this.last;
+    const carried = new Map<string, Operation[]>();
+    if (last)
+      for (const [key, users] of last.answers) {
+        const colon = key.indexOf(':');
+        const r = move(Number(key.slice(0, colon)), Number(key.slice(colon + 1)));
+        if (r) carried.set(`${r.start}:${r.end}`, users);
+      }
+    return (this.last = new TrackedSource(sites, last?.now, carried));
+  }
+
+  /** Forget everything (the document was extracted afresh: no site comes back). */
+  clear(): void {
+    this.last = undefined;
+  }
 }
 
 const PLACEHOLDER = /[#:][A-Za-z0-9_]+/g;

@@ -1,6 +1,7 @@
 import type { Severity, SeveritySetting } from '../core/severity';
 import type { Range, RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
+import type { SharedSource } from './shared';
 
 export type { Severity, SeveritySetting } from '../core/severity';
 
@@ -52,6 +53,12 @@ export interface RuleContext {
   options?: Record<string, unknown>;
   /** The table definitions of the workspace (tables/), when known; rules about key schemas are silent without it. */
   tables?: TableLookup;
+  /**
+   * Who else uses source a request resolves from outside itself (rules/shared.ts), when the caller tracks it (the
+   * language service's rule cache: a site rule's findings are then reused while its answers hold); otherwise
+   * `sharedSource(ctx.sites)`.
+   */
+  shared?(): SharedSource;
 }
 
 /** A finding as a rule returns it: severity optional (the rule's own, kept unless configured). */

@@ -116,6 +116,13 @@ def handler(event, context):
     table.update_item(Key={"PK": event, "SK": "O"}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "y"})
     §S
     return None
+
+
+def counted(pid):
+    §S
+    kw = {"Key": {"PK": pid}, "UpdateExpression": "ADD views :n§Q", "ExpressionAttributeValues": {":n": 1}}
+    table.update_item(**kw)
+    table.update_item(Key={"PK": pid, "SK": "P"}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "z"})
 `,
   statements: [
     'table.put_item(Item={"PK": "a", "SK": "M", "a": 0})',
@@ -127,6 +134,11 @@ def handler(event, context):
     'cfg = {"go": {"Key": {"PK": "c"}, "UpdateExpression": "SET name = :n", "ExpressionAttributeValues": {":n": 1, ":u": 2}}}',
     'built = {"Key": {"PK": "d"}, "UpdateExpression": "SET #x = :x"}; built["ExpressionAttributeNames"] = {"#x": "x"}',
     'alt = {"Key": {"PK": "e"}, "UpdateExpression": "SET a = :n", "ExpressionAttributeValues": {":n": 1, ":w": 2}}; alt["ConditionExpression"] = "b = :w" if x else "attribute_exists(PK)"; table.update_item(**alt)',
+    // Source outside the call: a reserved word in a dict of the function, and one more user of the shared constant
+    // (the constant's fix adds a mapping to every user, so its findings depend on who uses it).
+    'kw = {"Key": {"PK": "f"}, "UpdateExpression": "SET name = :n", "ExpressionAttributeValues": {":n": 1}}; table.update_item(**kw)',
+    'table.update_item(Key={"PK": "g"}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "w"})',
+    'table.update_item(Key={"PK": "h"}, UpdateExpression=RESERVED, ExpressionAttributeValues={":s": "v"}, ExpressionAttributeNames={"#status": "status"})',
   ],
   strings: [' x', ', size = :z', '#', 'ADD', ' :'],
 };
@@ -341,6 +353,52 @@ const INCREMENT = 'SET likes = likes + :one';
     assert.deepEqual(got, want.map(plain));
     const wraps = (fs: Finding[]) => fs.some((f) => f.ruleId === 'set-without-if-not-exists' && f.fixes?.some((x) => x.title.startsWith('Wrap')));
     assert.deepEqual(want.map(wraps), [true, false, false, true, true, false]);
+  });
+
+  it('python: the fix of a shared constant with a reserved word, users added, edited and removed in other functions (kept sharers answers)', () => {
+    const head = `import boto3
+
+table = boto3.resource("dynamodb").Table("likes")
+RESERVED = "SET status = :s"
+`;
+    const user = (name: string, extra = '', expression = 'RESERVED') => `
+
+def ${name}(pk):
+    table.update_item(Key={"PK": pk}, UpdateExpression=${expression}, ExpressionAttributeValues={":s": "x"})${extra}
+`;
+    // A reserved word in a dict outside the call: its fix asks who else uses the dict (nobody), every lint.
+    const kw = (name: string, extra = '') => `
+
+def ${name}(pk):
+    kw = {"Key": {"PK": pk}, "UpdateExpression": "SET views = :v", "ExpressionAttributeValues": {":v": 1}}
+    table.update_item(**kw)${extra}
+`;
+    // The first user's finding carries the fix for RESERVED, with a mapping added to every user: each version adds,
+    // edits or removes a user (or edits elsewhere) in another function, so the first user's site comes back each time.
+    const versions = [
+      head + user('a') + user('b') + kw('c'),
+      head + user('a') + user('b') + kw('c') + user('d'),
+      head + user('a') + user('b', '\n    x = 1') + kw('c') + user('d'),
+      head + user('a') + user('b', '\n    x = 1') + kw('c', '\n    y = 2') + user('d'),
+      head + user('a') + user('b', '\n    x = 1') + kw('c', '\n    y = 2') + user('d', '', '"SET x = :s"'),
+      head + user('a') + user('b', '\n    x = 1') + kw('c', '\n    y = 2') + user('d') + kw('e'),
+      head + user('a') + kw('c', '\n    y = 2') + user('d') + kw('e'),
+      head + user('a') + kw('c', '\n    y = 2') + user('d', '', 'RESERVED, ExpressionAttributeNames={"#status": "status"}') + kw('e'),
+    ];
+    const service = new DynalintService();
+    let dependent = 0;
+    const got = versions.map((text, i) => {
+      const findings = plain(service.analyze(TextDocument.create('file:///w/shared.py', 'python', i + 1, text), SETTINGS).findings);
+      dependent += service.ruleCacheStats('file:///w/shared.py')!.dependent;
+      return findings;
+    });
+    const want = versions.map((text) => runRules(text, 'python', extract(text, 'python').sites, { settingsRules: SETTINGS.rules }));
+    assert.deepEqual(got, want.map(plain));
+    // The constant's fix edits one place per user: the constant, then a names map for each user without one.
+    const edits = (fs: Finding[]) => fs.find((f) => f.ruleId === 'reserved-word' && f.range.start === head.indexOf('status'))?.fixes?.[0]?.edits.length;
+    assert.deepEqual(want.map(edits), [3, 4, 4, 4, 3, 4, 3, 3]);
+    // The sites whose findings depend on who else uses their source were reused (and checked), not recomputed.
+    assert.ok(dependent >= 10, `dependent ${dependent}`);
   });
 
   it('a change of the table definitions, of the settings or a CRLF document relints what the cache held', () => {
