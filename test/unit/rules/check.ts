@@ -3,7 +3,7 @@
  * fix, and run a table of valid/invalid cases (expected range texts, text after each fix, finding gone after the fix).
  */
 import { strict as assert } from 'node:assert';
-import { extract, initParsers } from '../../../server/src/extract';
+import { ensureParser, extract, initParsers } from '../../../server/src/extract';
 import { runRules, type RunConfig } from '../../../server/src/rules';
 import { applyEdits } from '../../../server/src/rules/edit';
 import type { Finding } from '../../../server/src/rules/types';
@@ -36,7 +36,8 @@ export const LANGUAGE: Record<Dialect, string> = {
 
 let ready: Promise<void> | undefined;
 export function parsersReady(): Promise<void> {
-  return (ready ??= initParsers());
+  // Every host with an asynchronous parser (Python, Go, Java), so no test depends on another having loaded one first.
+  return (ready ??= Promise.all([initParsers(), ensureParser('go'), ensureParser('java')]).then(() => undefined));
 }
 
 /** Extract + run every registered rule (default severities unless `config` says otherwise). */
