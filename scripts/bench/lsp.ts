@@ -92,7 +92,7 @@ export async function run(): Promise<BenchRow[]> {
 }
 
 /** didChange -> diagnostics for a one-character edit inside each statement shape, ratio to a bare TS parse of the text. */
-async function shapeRows(): Promise<BenchRow[]> {
+export async function shapeRows(): Promise<BenchRow[]> {
   const text = tsShapesFile(5000);
   const parseOnce = () => timeMs(() => ts.createSourceFile('bench.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS), 1, 0);
   timeMs(() => parseOnce(), 3, 0);
@@ -131,7 +131,7 @@ const PY_EDITS: { name: string; needle: string }[] = [
   { name: "inside a request's expression string", needle: '"ADD' },
 ];
 
-async function pythonRows(): Promise<BenchRow[]> {
+export async function pythonRows(): Promise<BenchRow[]> {
   const text = pyFile(5000);
   await initParsers();
   const parser = new Parser();
