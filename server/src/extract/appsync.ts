@@ -13,6 +13,7 @@
 import ts from 'typescript';
 import type { Api, HostLanguage, ObjectNode, Range, RequestSite, VNode } from './model';
 import { createTsSourceFile } from './typescript';
+import { shiftSite } from './remap';
 import { decodeJs } from './strings';
 import { inferStyle } from './infer';
 import { APPSYNC_OPERATIONS, appSyncOperation, mapAppSyncRequest } from './appsync-shape';
@@ -28,14 +29,20 @@ const MAX_DEPTH = 64;
 const CONVERTERS = /^util\.dynamodb\.(toMapValues|toDynamoDB|toString|toNumber|toBoolean|toList|toMap)$/;
 
 interface Ctx {
+  /** What was parsed: the document, or a region of it (statements re-parsed after an edit). */
   text: string;
   sf: ts.SourceFile;
+  /** Document offset of the parsed text's start. */
+  delta: number;
 }
 
-const rangeOf = (c: Ctx, n: ts.Node): Range => ({ start: n.getStart(c.sf), end: n.end });
+/** A node's range in the document. */
+const rangeOf = (c: Ctx, n: ts.Node): Range => ({ start: n.getStart(c.sf) + c.delta, end: n.end + c.delta });
+/** The source text of a document range. */
+const textOf = (c: Ctx, start: number, end: number): string => c.text.slice(start - c.delta, end - c.delta);
 const unknown = (c: Ctx, n: ts.Node): VNode => {
   const r = rangeOf(c, n);
-  return { kind: 'unknown', range: r, text: c.text.slice(r.start, Math.min(r.end, r.start + 120)) };
+  return { kind: 'unknown', range: r, text: textOf(c, r.start, Math.min(r.end, r.start + 120)) };
 };
 
 function keyOf(c: Ctx, name: ts.PropertyName): { key: string; range: Range } | undefined {
@@ -49,9 +56,9 @@ function value(c: Ctx, e: ts.Expression, depth: number): VNode {
   while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e)) e = e.expression;
   if (depth > MAX_DEPTH) return unknown(c, e);
   const range = rangeOf(c, e);
-  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return decodeJs(c.text.slice(range.start + 1, range.end - 1), range.start + 1, range, ts.isNoSubstitutionTemplateLiteral(e));
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return decodeJs(textOf(c, range.start + 1, range.end - 1), range.start + 1, range, ts.isNoSubstitutionTemplateLiteral(e));
   if (ts.isTemplateExpression(e)) return { ...(unknown(c, e) as { kind: 'unknown'; range: Range; text?: string }), type: 'S' };
-  if (ts.isNumericLiteral(e)) return { kind: 'number', text: c.text.slice(range.start, range.end).replace(/_/g, ''), range };
+  if (ts.isNumericLiteral(e)) return { kind: 'number', text: textOf(c, range.start, range.end).replace(/_/g, ''), range };
   if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return { kind: 'number', text: '-' + e.operand.text, range };
   if (e.kind === ts.SyntaxKind.TrueKeyword || e.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'bool', value: e.kind === ts.SyntaxKind.TrueKeyword, range };
   if (e.kind === ts.SyntaxKind.NullKeyword) return { kind: 'null', range };
@@ -80,9 +87,9 @@ function object(c: Ctx, e: ts.ObjectLiteralExpression, depth: number): ObjectNod
       }
       o.properties.push({ key: k.key, keyRange: k.range, value: value(c, p.initializer, depth + 1), range: rangeOf(c, p) });
     } else if (ts.isShorthandPropertyAssignment(p)) {
-      // `{ id }`: a variable's value, unknown here.
+      // `{ id }`: a variable's value, unknown here. (Ranges are never shared: sites are shifted in place after edits.)
       const r = rangeOf(c, p.name);
-      o.properties.push({ key: p.name.text, keyRange: r, value: { kind: 'unknown', range: r, text: p.name.text }, range: rangeOf(c, p) });
+      o.properties.push({ key: p.name.text, keyRange: r, value: { kind: 'unknown', range: { ...r }, text: p.name.text }, range: rangeOf(c, p) });
     } else o.complete = false;
   }
   return o;
@@ -144,10 +151,10 @@ interface HelperCall {
  * Every object literal with an `operation:` key in the file, and every `@aws-appsync/utils/dynamodb` helper call, with
  * the function around it (iterative walk).
  */
-function operationObjects(c: Ctx, imp?: HelperImports): { objects: Candidate[]; calls: HelperCall[] } {
+function operationObjects(c: Ctx, root: ts.Node, imp?: HelperImports): { objects: Candidate[]; calls: HelperCall[] } {
   const out: Candidate[] = [];
   const calls: HelperCall[] = [];
-  const stack: { n: ts.Node; fn?: { name: string; range: Range } }[] = [{ n: c.sf }];
+  const stack: { n: ts.Node; fn?: { name: string; range: Range } }[] = [{ n: root }];
   while (stack.length) {
     const { n, fn } = stack.pop()!;
     if (ts.isObjectLiteralExpression(n) && n.properties.some((p) => ts.isPropertyAssignment(p) && keyOf(c, p.name)?.key === 'operation')) {
@@ -169,21 +176,26 @@ function operationObjects(c: Ctx, imp?: HelperImports): { objects: Candidate[]; 
   return { objects: out, calls };
 }
 
-/** The AppSync requests of a TS/JS document (empty when it has none). */
-export function extractAppSync(text: string, languageId: string, host: HostLanguage): RequestSite[] {
-  if (!mayContainAppSync(text)) return [];
-  const sf = createTsSourceFile(text, languageId);
-  const c: Ctx = { text, sf };
+/** What the file's imports decide for every statement: whether it imports AppSync's utils, and the helper names. */
+interface Mode {
+  imports: boolean;
+  imp?: HelperImports;
+}
+
+function modeOf(sf: ts.SourceFile): Mode {
+  return imports(sf) ? { imports: true, imp: helperImports(sf) } : { imports: false };
+}
+
+/** The AppSync requests of one top-level statement, in document order. */
+function statementSites(c: Ctx, stmt: ts.Statement, mode: Mode, host: HostLanguage): RequestSite[] {
   let candidates: Candidate[];
   let calls: HelperCall[] = [];
-  const imp = imports(sf) ? helperImports(sf) : undefined;
-  if (imports(sf)) ({ objects: candidates, calls } = operationObjects(c, imp));
+  const imp = mode.imp;
+  if (mode.imports) ({ objects: candidates, calls } = operationObjects(c, stmt, imp));
   else {
     candidates = [];
-    for (const s of sf.statements) {
-      const r = exportedRequest(s);
-      if (r) for (const node of returnedObjects(r.node)) candidates.push({ node, fn: { name: r.name, range: rangeOf(c, r.node) } });
-    }
+    const r = exportedRequest(stmt);
+    if (r) for (const node of returnedObjects(r.node)) candidates.push({ node, fn: { name: r.name, range: rangeOf(c, r.node) } });
   }
   const sites: RequestSite[] = [];
   for (const cand of candidates) {
@@ -197,7 +209,7 @@ export function extractAppSync(text: string, languageId: string, host: HostLangu
     sites.push(site);
   }
   if (calls.length) {
-    const reader: HelperReader = { sf, value: (e) => value(c, e, 1), range: (n) => rangeOf(c, n), key: (n) => keyOf(c, n)?.key };
+    const reader: HelperReader = { sf: c.sf, value: (e) => value(c, e, 1), range: (n) => rangeOf(c, n), key: (n) => keyOf(c, n)?.key };
     for (const { call, helper, fn } of calls) {
       const params = helperRequest(reader, call, helper.helper, imp!);
       if (!params) continue;
@@ -205,13 +217,162 @@ export function extractAppSync(text: string, languageId: string, host: HostLangu
       if (fn) site.enclosingFunction = fn;
       sites.push(site);
     }
-    sites.sort((a, b) => a.range.start - b.range.start);
   }
-  return sites;
+  // Document order (a stable sort): the statements' lists then concatenate into the document's order.
+  return sites.length > 1 ? sites.sort((a, b) => a.range.start - b.range.start) : sites;
 }
 
-/** The TS extractor's sites and the AppSync ones, in document order (neither list is changed). */
+/** The AppSync requests of a TS/JS document (empty when it has none). */
+export function extractAppSync(text: string, languageId: string, host: HostLanguage): RequestSite[] {
+  return new AppSyncDocument(languageId, host).full(text);
+}
+
+/** A top-level statement: where it is (its leading trivia included, as the parser's `pos`) and its requests. */
+interface Unit {
+  pos: number;
+  end: number;
+  /** An import declaration: what it imports decides how every statement is read (`Mode`). */
+  isImport: boolean;
+  sites: RequestSite[];
+}
+
+/** The first offset at or after `from` that is not whitespace or a comment; -1 inside an unclosed comment. */
+function skipTrivia(text: string, from: number): number {
+  let i = from;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i])) i++;
+    if (text.startsWith('//', i)) i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
+    else if (text.startsWith('/*', i)) {
+      const e = text.indexOf('*/', i + 2);
+      if (e < 0) return -1;
+      i = e + 2;
+    } else return i;
+  }
+}
+
+/** Whether the text at `from` could continue the statement before it (no ASI there), or opens a comment it does not close. */
+function continuesPrevious(text: string, from = 0): boolean {
+  const i = skipTrivia(text, from);
+  return i < 0 || (i < text.length && '([`+-*/%,.?:=<>&|^!~'.includes(text[i]));
+}
+
+/** A copy sharing no memory with the document (a slice is a view of it in V8: it would keep each version alive). */
+const ownCopy = (s: string): string => (' ' + s).slice(1);
+
+/** Whether the parser reported syntax errors (an unknown answer counts as errors). */
+function parseErrors(sf: ts.SourceFile): boolean {
+  const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
+  return !diagnostics || diagnostics.length > 0;
+}
+
+function scriptKindOf(languageId: string): ts.ScriptKind {
+  return languageId === 'typescriptreact' ? ts.ScriptKind.TSX : languageId === 'typescript' ? ts.ScriptKind.TS : languageId === 'javascriptreact' ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
+}
+
+/**
+ * The AppSync pass of a TS/JS document kept between edits, per top-level statement like the TS extractor (typescript.ts
+ * `TsDocument`): after an edit only the statements it touches are parsed again (on their own, offsets moved by their
+ * start) and read; the others keep their sites, shifted in place when after the edit. What a statement yields depends
+ * on the rest of the file only through its imports (`Mode`), so the whole document is read again when the edit touches
+ * or makes an import, the re-parsed text has syntax errors, a statement boundary could join its neighbour (ASI), or
+ * the last full parse had syntax errors or had to flatten deep nesting. A document the prefilter rejects holds nothing (and is not parsed).
+ */
+export class AppSyncDocument {
+  private units: Unit[] = [];
+  private text = '';
+  private mode: Mode = { imports: false };
+  /** Whether `units` describe `text` (a parse, not flattened, of a text the prefilter let through). */
+  private active = false;
+  /** Whether the last update re-read only the statements the edit touched. */
+  lastWasIncremental = false;
+  /** Statements parsed and read by the last update (0 when the prefilter rejected the text). */
+  lastReparsed = 0;
+
+  constructor(
+    private languageId: string,
+    private host: HostLanguage,
+  ) {}
+
+  full(text: string): RequestSite[] {
+    this.text = text;
+    this.units = [];
+    this.active = false;
+    this.lastReparsed = 0;
+    if (!mayContainAppSync(text)) return [];
+    const sf = createTsSourceFile(text, this.languageId);
+    const c: Ctx = { text, sf, delta: 0 };
+    this.mode = modeOf(sf);
+    this.units = sf.statements.map((stmt) => ({ pos: stmt.pos, end: stmt.end, isImport: ts.isImportDeclaration(stmt), sites: statementSites(c, stmt, this.mode, this.host) }));
+    // Statements of a parse with errors may end where the error recovery put them, which a later parse of one of them
+    // alone would not reproduce: only a clean parse is kept for the next edit (the property tests fail without it).
+    this.active = sf.text === text && !parseErrors(sf);
+    this.lastReparsed = this.units.length;
+    return this.collect();
+  }
+
+  /** Sites of the new text, given the one span that changed since the last `full` / `update`. */
+  update(text: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] {
+    const sites = this.active && mayContainAppSync(text) ? this.incremental(text, span) : undefined;
+    this.lastWasIncremental = !!sites;
+    return sites ?? this.full(text);
+  }
+
+  private collect(): RequestSite[] {
+    const out: RequestSite[] = [];
+    for (const u of this.units) for (const s of u.sites) out.push(s);
+    return out;
+  }
+
+  private incremental(newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
+    const units = this.units;
+    const n = units.length;
+    if (!n) return undefined;
+    let i = 0;
+    while (i < n - 1 && units[i].end < span.start) i++;
+    let j = i;
+    while (j + 1 < n && units[j + 1].pos <= span.oldEnd) j++;
+    const toEnd = j === n - 1;
+    const regionStart = units[i].pos;
+    const regionEndOld = toEnd ? this.text.length : units[j].end;
+    if (span.start < regionStart || span.oldEnd > regionEndOld) return undefined;
+    for (let k = i; k <= j; k++) if (units[k].isImport) return undefined;
+    const diff = span.newEnd - span.oldEnd;
+    const regionText = ownCopy(newText.slice(regionStart, regionEndOld + diff));
+    if ((i > 0 && continuesPrevious(regionText)) || (!toEnd && continuesPrevious(newText, regionEndOld + diff))) return undefined;
+    let sf: ts.SourceFile;
+    try {
+      sf = ts.createSourceFile('file', regionText, ts.ScriptTarget.Latest, false, scriptKindOf(this.languageId));
+    } catch {
+      return undefined;
+    }
+    if (parseErrors(sf) || !sf.statements.length) return undefined;
+    if (!toEnd && sf.statements[sf.statements.length - 1].end !== regionText.length) return undefined;
+    if (sf.statements.some((st) => ts.isImportDeclaration(st))) return undefined;
+    const c: Ctx = { text: regionText, sf, delta: regionStart };
+    const fresh: Unit[] = sf.statements.map((stmt) => ({ pos: stmt.pos + regionStart, end: stmt.end + regionStart, isImport: false, sites: statementSites(c, stmt, this.mode, this.host) }));
+    if (diff !== 0)
+      for (let k = j + 1; k < n; k++) {
+        const u = units[k];
+        u.pos += diff;
+        u.end += diff;
+        for (const site of u.sites) shiftSite(site, regionEndOld, diff);
+      }
+    this.units = [...units.slice(0, i), ...fresh, ...units.slice(j + 1)];
+    this.text = newText;
+    this.lastReparsed = fresh.length;
+    return this.collect();
+  }
+}
+
+/** The TS extractor's sites and the AppSync ones, in document order (neither list is changed; both are in order). */
 export function withAppSync(sites: RequestSite[], app: RequestSite[]): RequestSite[] {
   if (!app.length) return sites;
-  return [...sites, ...app].sort((a, b) => a.range.start - b.range.start);
+  // A merge; on equal starts the TS site first, as a stable sort of the concatenation put it.
+  const out: RequestSite[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < sites.length && b < app.length) out.push(app[b].range.start < sites[a].range.start ? app[b++] : sites[a++]);
+  while (a < sites.length) out.push(sites[a++]);
+  while (b < app.length) out.push(app[b++]);
+  return out;
 }

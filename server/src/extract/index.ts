@@ -371,6 +371,7 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   const host = hostOf(languageId);
   let text: string | undefined;
   let tsDoc: TsDocument | undefined;
+  let appDoc: import('./appsync').AppSyncDocument | undefined;
   let jsonDoc: JsonDocument | undefined;
   let yamlDoc: YamlDocument | undefined;
   let tree: Tree | undefined;
@@ -384,6 +385,7 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
 
   const drop = () => {
     tsDoc = undefined;
+    appDoc = undefined;
     jsonDoc = undefined;
     yamlDoc = undefined;
     pyState = undefined;
@@ -478,8 +480,12 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
           sites = tsDoc.full(newText);
         }
         reparsed = tsDoc.lastReparsed;
-        // The TS part stays incremental; AppSync requests are read again from the whole document when it may hold any.
-        sites = withAppSync(sites, newText, languageId, host!);
+        // AppSync requests: a pass of its own, per top-level statement as well (appsync.ts).
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        appsyncModule ??= require('./appsync') as typeof import('./appsync');
+        const hadApp = !!appDoc;
+        appDoc ??= new appsyncModule.AppSyncDocument(languageId, host!);
+        sites = appsyncModule.withAppSync(sites, hadApp && span ? appDoc.update(newText, span) : appDoc.full(newText));
       }
       stats[incremental ? 'incremental' : 'full']++;
       lastUpdate.update = incremental ? 'incremental' : 'full';

@@ -2,7 +2,7 @@
  * AppSync JavaScript resolvers (issue 15): request objects returned by `request(ctx)` read as DynamoDB requests
  * (renamed fields, original ranges), the mission and expression rules firing on the same bugs as in SDK code, fixes
  * written only where AppSync's shape has the field, silence on what is unknown, and the composition with the TS
- * extractor (incremental TS part, AppSync pass over the whole document).
+ * extractor (the TS part and the AppSync pass both incremental, per top-level statement).
  */
 import { strict as assert } from 'node:assert';
 import ts from 'typescript';
@@ -320,7 +320,7 @@ export function request(ctx) {
     assert.deepEqual(full.map((s) => s.sdk), ['sdk-v3-lib', 'appsync-js']);
     const doc = createDocumentExtractor('typescript');
     doc.update(text);
-    // An edit inside the helper: the TS part is incremental, the AppSync part read again.
+    // An edit inside the helper: the TS part and the AppSync pass re-read only that statement.
     const at = text.indexOf("'T'") + 1;
     const next = text.slice(0, at) + 'X' + text.slice(at);
     const r = doc.update(next, [{ start: at, end: at, text: 'X' }]);

@@ -4,8 +4,11 @@
  * extractor equal a fresh extraction after every edit (the AppSync pass re-reads only the statements an edit touches).
  */
 import { strict as assert } from 'node:assert';
-import { createDocumentExtractor, extract, prop } from '../../../server/src/extract';
+import fc from 'fast-check';
+import { createDocumentExtractor, extract, prop, type RequestSite, type TextChange, type VNode } from '../../../server/src/extract';
+import { AppSyncDocument, extractAppSync } from '../../../server/src/extract/appsync';
 import { runRules } from '../../../server/src/rules';
+import { fcParameters } from '../../support/fc';
 import { appsyncFile, vtlTemplate } from './generate-appsync';
 
 /** Deterministic PRNG (mulberry32). */
@@ -140,3 +143,154 @@ for (const [lang, make] of [['javascript', appsyncFile], ['vtl', vtlTemplate]] a
     });
   });
 }
+
+/** Every Range object and value node of the sites is its own (sites are shifted in place after edits). */
+function assertNothingShared(sites: RequestSite[]): void {
+  const seen = new Set<object>();
+  const once = (o: object, what: string) => {
+    assert.ok(!seen.has(o), `shared ${what}`);
+    seen.add(o);
+  };
+  for (const site of sites) {
+    once(site.range, 'site range');
+    once(site.nameRange, 'name range');
+    const stack: VNode[] = [site.params];
+    while (stack.length) {
+      const v = stack.pop()!;
+      once(v, 'node');
+      once(v.range, 'node range');
+      if (v.kind === 'object')
+        for (const p of v.properties) {
+          once(p.keyRange, 'key range');
+          once(p.range, 'property range');
+          stack.push(p.value);
+        }
+      if (v.kind === 'array' || v.kind === 'set') stack.push(...v.items);
+    }
+  }
+}
+
+const JS_PIECES = [
+  'x',
+  ' ',
+  '\n',
+  '(',
+  ')',
+  "'",
+  '{',
+  '}',
+  ',',
+  ';',
+  '`',
+  '//',
+  '/*',
+  'operation: ',
+  "'UpdateItem'",
+  'operations.decrement(2)',
+  'ddb.operations.increment(1)',
+  "{ operation: 'PutItem', key: { id: 1 }, attributeValues: { n: 1 } }",
+  "update({ key: { id: 1 }, update: { n: operations.increment(1) } })",
+  "ddb.transactWrite({ items: [{ putItem: { table: 'L', key: { id: 1 }, item: {} } }] })",
+  "\nexport function request(ctx) { return { operation: 'DeleteItem', key: { id: ctx.args.id } }; }\n",
+  "\nimport { put } from '@aws-appsync/utils/dynamodb';\n",
+];
+
+const VTL_PIECES = ['x', ' ', '\n', '"', '{', '}', '[', ']', ',', ':', '$ctx.args.x', '${ctx.args.y}', '#if($x)', '#end', '## c\n', '#*', '*#', '"operation": "PutItem", ', '$util.dynamodb.toDynamoDBJson(2)', '$util.qr($m.put("a", 1))\n'];
+
+/** Resolver files: with the helpers' and utils' imports (every shape), and without (only an exported `request`). */
+const JS_FILES: [string, string][] = [
+  ['javascript', appsyncFile(150)],
+  ['typescript', appsyncFile(90).replace(/\(ctx\)/g, '(ctx: Context)')],
+  ['javascript', `const TABLE = 'T';\nexport function request(ctx) {\n  return { operation: 'UpdateItem', key: { id: ctx.args.id }, update: { expression: 'ADD n :one', expressionValues: { ':one': 1 } } };\n}\n\nexport function response(ctx) {\n  return ctx.result;\n}\n\nfunction other() {\n  return { operation: 'PutItem', key: { id: 1 } };\n}\n`],
+];
+
+describe('AppSync hosts: incremental = full after every random edit', () => {
+  const anyEdits = fc.array(fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), piece: fc.nat(), insert: fc.boolean(), withChanges: fc.boolean() }), { minLength: 1, maxLength: 15 });
+
+  const check = (languageId: string, text0: string, pieces: string[], numRuns: number) =>
+    fc.assert(
+      fc.property(anyEdits, (steps) => {
+        let text = text0;
+        const doc = createDocumentExtractor(languageId);
+        try {
+          doc.update(text);
+          steps.forEach((step, i) => {
+            const start = step.at % (text.length + 1);
+            const change: TextChange = { start, end: Math.min(text.length, start + step.del), text: step.insert ? pieces[step.piece % pieces.length] : '' };
+            text = text.slice(0, change.start) + change.text + text.slice(change.end);
+            const got = doc.update(text, step.withChanges ? [change] : undefined);
+            assert.deepEqual(got, extract(text, languageId), `after edit ${i}: ${JSON.stringify(change)}`);
+            assertNothingShared(got.sites);
+          });
+        } finally {
+          doc.dispose();
+        }
+      }),
+      fcParameters({ numRuns }),
+    );
+
+  JS_FILES.forEach(([languageId, text], k) =>
+    it(`APPSYNC_JS (${languageId}, file ${k}): edits anywhere, also breaking the syntax or an import, equal a fresh extraction`, () => check(languageId, text, JS_PIECES, k === 0 ? 60 : 40)),
+  );
+
+  it('VTL: edits anywhere (references, directives, comments, broken JSON) equal a fresh extraction', () => check('vtl', vtlTemplate(120), VTL_PIECES, 60));
+
+  it('APPSYNC_JS: an edit inside one statement re-reads only that statement, and equals a fresh extraction', () => {
+    const text0 = appsyncFile(600);
+    // Inside a statement: the start of an indented line (a space), or just after a string's opening quote.
+    const points: { at: number; ins: string }[] = [];
+    for (let at = text0.indexOf('\n  '); at >= 0; at = text0.indexOf('\n  ', at + 1)) points.push({ at: at + 1, ins: ' ' });
+    for (let at = text0.indexOf(": '"); at >= 0; at = text0.indexOf(": '", at + 1)) points.push({ at: at + 3, ins: 'x' });
+    const edits = fc.array(fc.record({ point: fc.nat(), undo: fc.boolean() }), { minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(edits, (steps) => {
+        const app = new AppSyncDocument('javascript', 'javascript');
+        let text = text0;
+        let shift: { at: number; by: number }[] = [];
+        const where = (p: number) => shift.reduce((x, s) => (x >= s.at ? x + s.by : x), p);
+        app.full(text);
+        for (const step of steps) {
+          const point = points[step.point % points.length];
+          const at = where(point.at);
+          const ins = point.ins;
+          text = text.slice(0, at) + ins + text.slice(at);
+          shift = [...shift, { at, by: 1 }];
+          const got = app.update(text, { start: at, oldEnd: at, newEnd: at + 1 });
+          assert.equal(app.lastWasIncremental, true);
+          assert.equal(app.lastReparsed, 1);
+          assert.deepEqual(got, extractAppSync(text, 'javascript', 'javascript'));
+          if (step.undo) {
+            text = text.slice(0, at) + text.slice(at + 1);
+            shift = shift.slice(0, -1);
+            assert.deepEqual(app.update(text, { start: at, oldEnd: at + 1, newEnd: at }), extractAppSync(text, 'javascript', 'javascript'));
+            assert.equal(app.lastReparsed, 1);
+          }
+        }
+      }),
+      fcParameters({ numRuns: 40 }),
+    );
+  });
+
+  it('APPSYNC_JS: an edit to an import, or one the previous statement could absorb, re-reads the document', () => {
+    const text = appsyncFile(200);
+    const app = new AppSyncDocument('javascript', 'javascript');
+    app.full(text);
+    const edit = (from: string, to: string) => {
+      const at = text.indexOf(from);
+      const next = text.slice(0, at) + to + text.slice(at + from.length);
+      const got = app.update(next, { start: at, oldEnd: at + from.length, newEnd: at + to.length });
+      assert.deepEqual(got, extractAppSync(next, 'javascript', 'javascript'));
+      const incremental = app.lastWasIncremental;
+      app.full(text);
+      return { got, incremental };
+    };
+    // Renaming the imported helper: every helper call of the file is no longer one.
+    const renamed = edit('import { update, put', 'import { updateX, put');
+    assert.equal(renamed.incremental, false);
+    assert.ok(renamed.got.length < extractAppSync(text, 'javascript', 'javascript').length);
+    // A statement starting with `(` continues the one before it.
+    assert.equal(edit('\nexport const like0', '\n(1)\nexport const like0').incremental, false);
+    // A statement of its own is read on its own.
+    assert.equal(edit('\nexport const like0', '\nconst y = 1;\nexport const like0').incremental, true);
+  });
+});
