@@ -107,7 +107,7 @@ interface PyUnit {
   end: number;
   env: boolean;
   sites: RequestSite[];
-  /** Start offsets of dict literals its calls took by name (`**kw`). */
+  /** Start offsets of dict literals its own calls took by name (`**kw`), each once. */
   consumed: number[];
   /** Largest document offset its sites mention. */
   maxRef: number;
@@ -130,6 +130,8 @@ class PyExtractor {
   private assigns = new Map<string, Assign[]>();
   private receivers = new Map<string, Receiver>();
   private consumed = new Set<number>();
+  /** While a call is converted: the consumed list of its statement (every dict it takes, also one taken before). */
+  private consumedBy?: number[];
   private members: Member[] = [];
   /** `members` by `<class start>:<name>`, built on first use. */
   private memberIndex?: Map<string, Member[]>;
@@ -194,11 +196,13 @@ class PyExtractor {
       return units[lo];
     };
     for (const c of calls) {
-      const before = this.consumed.size;
-      const s = this.callSites(c.call, c.recv, this.src(c.method), c.args);
       const u = unitAt(c.call.startIndex);
+      // Per statement, what its own calls took (a statement handed back adds exactly its own; a copy of everything
+      // taken so far grew quadratically with the statements and kept other statements' offsets).
+      this.consumedBy = u.consumed;
+      const s = this.callSites(c.call, c.recv, this.src(c.method), c.args);
+      this.consumedBy = undefined;
       u.sites.push(...s);
-      if (this.consumed.size !== before) u.consumed = [...this.consumed];
     }
     if (reused) for (let i = 0; i < units.length; i++) if (reused[i]) for (const p of units[i].consumed) this.consumed.add(p);
     for (const d of local) {
@@ -219,7 +223,8 @@ class PyExtractor {
     }
     for (let i = 0; i < units.length; i++)
       if (!reused?.[i]) {
-        units[i].maxRef = Math.max(maxRef(units[i].sites), ...units[i].consumed);
+        units[i].consumed = [...new Set(units[i].consumed)];
+        units[i].maxRef = units[i].consumed.reduce((m, p) => Math.max(m, p), maxRef(units[i].sites));
         // Kept across edits: they must not keep this version of the text alive (the first, full run's may: one text).
         if (reused) detachStrings(units[i].sites);
       }
@@ -247,6 +252,11 @@ class PyExtractor {
       u.maxRef = moves ? map(was.maxRef) : was.maxRef;
       return true;
     });
+  }
+
+  private consume(at: number): void {
+    this.consumed.add(at);
+    this.consumedBy?.push(at);
   }
 
   private noteAssign(l: TNode, r: TNode, dicts: Assign[]): void {
@@ -801,7 +811,7 @@ class PyExtractor {
         }
         if (mentions(r)) return undefined;
         // A dict the flow read for the name is that request's, even on a path that returns before the use.
-        if (r.type === 'dictionary') this.consumed.add(r.startIndex);
+        if (r.type === 'dictionary') this.consume(r.startIndex);
         return { state: flatten([this.value(r, depth, hops)]) };
       }
       const path = this.pyPath(l, f);
@@ -959,7 +969,7 @@ class PyExtractor {
       case 'identifier': {
         const a = hops < MAX_RESOLVE ? this.lookup(this.src(n), n.startIndex) : undefined;
         if (!a) return this.unknown(n);
-        if (consume) this.consumed.add(a.rhs.startIndex);
+        if (consume) this.consume(a.rhs.startIndex);
         // A local name: what the data flow says it holds here (branches, early returns, item assignments, updates).
         const flowed = this.flow(a, n, depth, hops);
         if (flowed) return flowed;

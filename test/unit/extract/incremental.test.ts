@@ -81,6 +81,38 @@ describe('extract: incremental re-parse gives the same sites as a full parse', (
     assert.equal(edited.slice(second[1].nameRange.start, second[1].nameRange.end), 'update_item');
   });
 
+  it('python: a module-level dict taken by two functions, one of them edited to stop: still taken (each statement keeps what its own calls took)', () => {
+    const text = `import boto3
+
+client = boto3.client("dynamodb")
+M = {"TableName": "t", "Key": {"PK": {"S": "1"}}, "UpdateExpression": "SET a = :a", "ExpressionAttributeValues": {":a": {"N": "1"}}}
+
+
+def a():
+    client.update_item(**M)
+
+
+def b():
+    client.update_item(**M)
+
+
+def c():
+    client.update_item(**M)
+`;
+    const doc = createDocumentExtractor('python');
+    doc.update(text);
+    // The first user stops taking M, then the second: the dict stays no request of its own while the third takes it.
+    const v2 = text.replace('def a():\n    client.update_item(**M)', 'def a():\n    client.update_item(**{})');
+    const v3 = v2.replace('def b():\n    client.update_item(**M)', 'def b():\n    client.update_item(**{})');
+    for (const v of [v2, v3]) {
+      const got = doc.update(v);
+      assert.equal(doc.last.update, 'incremental');
+      assert.deepEqual(got, extract(v, 'python'));
+      // M is no request of its own: c still takes it.
+      assert.ok(!got.sites.some((site) => site.range.start === text.indexOf('{"TableName"')));
+    }
+  });
+
   it('re-parses only the touched statement for an edit inside a function body', () => {
     const text = fixture('sdk-v3-lib.ts');
     const doc = createDocumentExtractor('typescript');
