@@ -110,17 +110,37 @@ function typedValue(text: string, start: number, end: number): VNode | undefined
  * holding one is incomplete).
  */
 export function blankVtl(text: string): { json: string; regions: Region[]; directives: number[] } {
-  const out = text.split('');
+  // The output as pieces: the text between blanked spans, sliced once (a char array of the whole template, joined
+  // again, was most of the cost of reading one).
+  const out: string[] = [];
+  let copied = 0;
   const regions: Region[] = [];
   const directives: number[] = [];
-  const fill = (a: number, b: number, ch: string) => {
-    for (let k = a; k < b; k++) if (out[k] !== '\n' && out[k] !== '\r') out[k] = ch;
+  /** Blank [a, b) with `ch` (line breaks kept), the first char `head` when given; spans come in document order. */
+  const fill = (a: number, b: number, ch: string, head?: string) => {
+    out.push(text.slice(copied, a));
+    let piece = head ?? '';
+    for (let k = a + piece.length; k < b; k++) {
+      const x = text.charCodeAt(k);
+      piece += x === 10 || x === 13 ? text[k] : ch;
+    }
+    out.push(piece);
+    copied = b;
   };
   let inString = false;
   // Open JSON brackets, and the last JSON character written (not blanked): where a reference stands for a value.
   const open: string[] = [];
   let prev = '';
   for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Most characters of a template (printable ASCII but quotes, escapes, brackets, # and $): only the last JSON
+    // character to remember.
+    if (code > 32 && code < 127 && code !== 34 && code !== 35 && code !== 36 && code !== 92 && code !== 91 && code !== 93 && code !== 123 && code !== 125) {
+      if (!inString) prev = text[i];
+      continue;
+    }
+    // Spaces, tabs and line breaks: nothing at all.
+    if (code === 32 || code === 10 || code === 13 || code === 9) continue;
     const c = text[i];
     if (inString && c === '\\') {
       i++;
@@ -175,8 +195,7 @@ export function blankVtl(text: string): { json: string; regions: Region[]; direc
       if (end < 0) continue;
       if (inString) fill(i, end, '_');
       else if (prev === ':' || (open[open.length - 1] === '[' && (prev === '[' || prev === ','))) {
-        fill(i, end, ' ');
-        out[i] = '0';
+        fill(i, end, ' ', '0');
         prev = '0';
       } else {
         // Not where a value goes (`$util.qr($map.put(...))` on its own line): a statement, blanked like a directive.
@@ -189,6 +208,7 @@ export function blankVtl(text: string): { json: string; regions: Region[]; direc
       i = end - 1;
     }
   }
+  out.push(text.slice(copied));
   return { json: out.join(''), regions, directives };
 }
 
