@@ -15,7 +15,7 @@
 import type { Range, RequestSite } from '../extract/model';
 import { operations } from './analysis';
 import { pythonImport } from './fixes';
-import { SharedHistory, type SharedSource, type SharersAnswer, type TrackedSource } from './shared';
+import { SharedHistory, type SharedSource, type SharersAnswer, type TrackedSource, movedFix } from './shared';
 import type { Rule, RuleContext, SiteFinding, TextEdit } from './types';
 
 /** One edit between two texts: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
@@ -113,7 +113,7 @@ export class RuleCache {
    * The shared-source answers of the last `results` run, for the document-level steps of the same lint (fix
    * consistency): carried over from the lint before where exact.
    */
-  get shared(): SharedSource | undefined {
+  get shared(): TrackedSource | undefined {
     return this.current;
   }
 
@@ -324,7 +324,12 @@ function shiftFinding(f: SiteFinding, from: number, diff: number): SiteFinding {
   const r = (x: Range): Range => (x.start >= from || x.end >= from ? { start: x.start >= from ? x.start + diff : x.start, end: x.end >= from ? x.end + diff : x.end } : x);
   const out: SiteFinding = { ...f, range: r(f.range) };
   if (f.related) out.related = f.related.map((x) => ({ ...x, range: r(x.range) }));
-  if (f.fixes) out.fixes = f.fixes.map((x) => ({ ...x, edits: x.edits.map((e: TextEdit) => ({ ...e, range: r(e.range) })) }));
+  if (f.fixes)
+    out.fixes = f.fixes.map((x) => {
+      const moved = { ...x, edits: x.edits.map((e: TextEdit) => ({ ...e, range: r(e.range) })) };
+      movedFix(moved, x);
+      return moved;
+    });
   return out;
 }
 

@@ -8,7 +8,7 @@ import { agreeingOnAlternatives } from './alternatives';
 import { withLineBreaks } from './edit';
 import type { RuleCache } from './incremental';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
-import { SharedSource, consistentForSharers, sharedSource } from './shared';
+import { SharedSource, type TrackedSource, consistentForSharers, sharedSource } from './shared';
 import type { Finding, Rule, RuleFinding, Severity, SeveritySetting } from './types';
 import { unusedSuppression } from './unused-suppression';
 
@@ -66,13 +66,13 @@ function dedupe(findings: Finding[]): Finding[] {
 }
 
 /** Withhold fixes that would edit source shared by several requests for one of them only (see shared.ts). */
-function withConsistentFixes(text: string, sites: RequestSite[], findings: Finding[], tracked?: SharedSource): Finding[] {
+function withConsistentFixes(text: string, sites: RequestSite[], findings: Finding[], tracked?: TrackedSource): Finding[] {
   // Built on first need: only an edit introducing a placeholder asks who else uses the source it edits.
-  let shared: SharedSource | undefined = tracked;
+  let shared: SharedSource | undefined;
   const index = () => (shared ??= sharedSource(sites));
   return findings.map((f) => {
     if (!f.fixes?.length) return f;
-    const fixes = f.fixes.filter((x) => consistentForSharers(text, x, index));
+    const fixes = f.fixes.filter((x) => (tracked ? tracked.consistent(text, x) : consistentForSharers(text, x, index)));
     if (fixes.length === f.fixes.length) return f;
     const rest: Finding = { ...f };
     delete rest.fixes;

@@ -327,7 +327,29 @@ export class TrackedSource implements SharedSource {
     private readonly prev: ReadonlySet<RequestSite> | undefined,
     /** The previous lint's `usersOf` answers, keyed by their ranges moved to this text's offsets. */
     private readonly carried: ReadonlyMap<string, Operation[]>,
+    /** `consistent` verdicts of the document's lints, per fix as first built (`fixOrigin`). */
+    private readonly verdicts: WeakMap<Fix, Verdict>,
   ) {}
+
+  /**
+   * `consistentForSharers` of a fix, reusing the verdict of the fix it was moved from (a finding the rule cache
+   * reused) when every `usersOf` answer it read is the same answer object now: the carried answers are handed back as
+   * they were exactly when no user changed. The rest it read is the fix's own text and the text under its edits (in
+   * the finding's windows: untouched, or the finding would have been computed afresh) and the users' own requests.
+   */
+  consistent(text: string, fix: Fix): boolean {
+    const origin = fixOrigin(fix);
+    const memo = this.verdicts.get(origin);
+    if (memo && memo.asked.every(([i, users]) => this.usersOf(fix.edits[i].range) === users)) return memo.ok;
+    const asked: [number, Operation[]][] = [];
+    const ok = consistentWith(text, fix, (e, i) => {
+      const users = this.usersOf(e.range);
+      asked.push([i, users]);
+      return users;
+    });
+    this.verdicts.set(origin, { asked, ok });
+    return ok;
+  }
 
   get now(): ReadonlySet<RequestSite> {
     return (this.siteSet ??= new Set(this.sites));
@@ -433,6 +455,7 @@ export class TrackedSource implements SharedSource {
  */
 export class SharedHistory {
   private last?: TrackedSource;
+  private verdicts = new WeakMap<Fix, Verdict>();
 
   begin(sites: readonly RequestSite[], move: (start: number, end: number) => Range | undefined): TrackedSource {
     const last = this.last;
@@ -443,16 +466,35 @@ export class SharedHistory {
         const r = move(Number(key.slice(0, colon)), Number(key.slice(colon + 1)));
         if (r) carried.set(`${r.start}:${r.end}`, users);
       }
-    return (this.last = new TrackedSource(sites, last?.now, carried));
+    return (this.last = new TrackedSource(sites, last?.now, carried, this.verdicts));
   }
 
   /** Forget everything (the document was extracted afresh: no site comes back). */
   clear(): void {
     this.last = undefined;
+    this.verdicts = new WeakMap();
   }
 }
 
 const PLACEHOLDER = /[#:][A-Za-z0-9_]+/g;
+
+/** A fix's consistency verdict and the `usersOf` answers it read (per edit index). */
+interface Verdict {
+  asked: [number, Operation[]][];
+  ok: boolean;
+}
+
+/** Fixes moved by the rule cache (rules/incremental.ts) -> the fix as first built. */
+const origins = new WeakMap<Fix, Fix>();
+
+/** Record that `copy` is `from` with its offsets moved (the same fix, for `TrackedSource.consistent`). */
+export function movedFix(copy: Fix, from: Fix): void {
+  origins.set(copy, origins.get(from) ?? from);
+}
+
+function fixOrigin(fix: Fix): Fix {
+  return origins.get(fix) ?? fix;
+}
 
 /** Whether the request defines the placeholder in its ExpressionAttributeNames (`#x`) / ExpressionAttributeValues (`:x`). */
 function defines(op: Operation, placeholder: string): boolean {
@@ -467,13 +509,19 @@ function defines(op: Operation, placeholder: string): boolean {
  * parentheses or merging clauses introduces no placeholder and passes.
  */
 export function consistentForSharers(text: string, fix: Fix, shared: SharedSource | (() => SharedSource)): boolean {
-  for (const e of fix.edits) {
+  return consistentWith(text, fix, (e) => (typeof shared === 'function' ? shared() : shared).usersOf(e.range));
+}
+
+/** `consistentForSharers`, the users of an edit's range asked of `usersOf` (with the edit's index). */
+function consistentWith(text: string, fix: Fix, usersOf: (e: TextEdit, index: number) => Operation[]): boolean {
+  for (let i = 0; i < fix.edits.length; i++) {
+    const e = fix.edits[i];
     const introduced = e.newText.match(PLACEHOLDER);
     if (!introduced) continue;
     const had = new Set(text.slice(e.range.start, e.range.end).match(PLACEHOLDER) ?? []);
     const added = introduced.filter((p) => !had.has(p));
     if (!added.length) continue;
-    const users = (typeof shared === 'function' ? shared() : shared).usersOf(e.range);
+    const users = usersOf(e, i);
     const ok = (u: Operation) => fix.edits.some((x: TextEdit) => x !== e && insideOperation(u, x.range)) || added.every((p) => defines(u, p));
     if (!users.every(ok)) return false;
   }
