@@ -9,6 +9,9 @@ import { createDocumentExtractor, extract, prop, type RequestSite, type TextChan
 import { AppSyncDocument, extractAppSync } from '../../../server/src/extract/appsync';
 import { runRules } from '../../../server/src/rules';
 import { fcParameters } from '../../support/fc';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DEFAULT_SETTINGS } from '../../../server/src/protocol/settings';
+import { DynalintService } from '../../../server/src/service';
 import { appsyncFile, vtlTemplate } from './generate-appsync';
 
 /** Deterministic PRNG (mulberry32). */
@@ -292,5 +295,48 @@ describe('AppSync hosts: incremental = full after every random edit', () => {
     assert.equal(edit('\nexport const like0', '\n(1)\nexport const like0').incremental, false);
     // A statement of its own is read on its own.
     assert.equal(edit('\nexport const like0', '\nconst y = 1;\nexport const like0').incremental, true);
+  });
+});
+
+describe('AppSync hosts: the served lint (language service, successive versions) equals a fresh lint after every edit', () => {
+  const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
+  const steps = fc.array(fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), piece: fc.nat(), insert: fc.boolean() }), { minLength: 1, maxLength: 12 });
+
+  const served = (languageId: string, text0: string, pieces: string[], numRuns: number) => {
+    let reused = 0;
+    fc.assert(
+      fc.property(steps, (edits) => {
+        const service = new DynalintService();
+        const uri = `file:///w/resolver.${languageId === 'vtl' ? 'vtl' : languageId === 'typescript' ? 'ts' : 'js'}`;
+        let text = text0;
+        for (let version = 1; version <= edits.length + 1; version++) {
+          if (version > 1) {
+            const e = edits[version - 2];
+            const start = e.at % (text.length + 1);
+            text = text.slice(0, start) + (e.insert ? pieces[e.piece % pieces.length] : '') + text.slice(Math.min(text.length, start + e.del));
+          }
+          const got = service.analyze(TextDocument.create(uri, languageId, version, text), DEFAULT_SETTINGS);
+          const fresh = extract(text, languageId, { maxFileSize: DEFAULT_SETTINGS.maxFileSize });
+          const want = fresh.skipped ? [] : runRules(text, languageId, fresh.sites, { settingsRules: DEFAULT_SETTINGS.rules });
+          assert.deepEqual(plain(got.findings), plain(want), `version ${version}\n--- text ---\n${text}`);
+          if (version > 1) reused += service.ruleCacheStats(uri)?.reused ?? 0;
+        }
+      }),
+      fcParameters({ numRuns }),
+    );
+    return reused;
+  };
+
+  it('APPSYNC_JS: findings (rules, ranges, fixes) equal a fresh lint; untouched sites keep their cached findings', () => {
+    // A file with findings: unguarded Puts next to ADD in transactions, decrements without a floor, reserved words.
+    const text = appsyncFile(60).replace(/condition: \{ likes: \{ ge: 1 \} \} /g, '').replace(/title = :t/g, 'name = :t');
+    assert.ok(runRules(text, 'javascript', extract(text, 'javascript').sites).length > 5);
+    assert.ok(served('javascript', text, JS_PIECES, 25) > 0);
+  });
+
+  it('VTL: findings equal a fresh lint', () => {
+    const text = vtlTemplate(60).replace(/#name = :name/g, 'name = :name');
+    assert.ok(runRules(text, 'vtl', extract(text, 'vtl').sites).length > 0);
+    served('vtl', text, VTL_PIECES, 25);
   });
 });
