@@ -1,7 +1,8 @@
 /**
  * AppSync hosts (JavaScript resolvers and VTL templates) under bad input and editing, as the Go/Java hosts are
  * (robustness.test.ts): cut, huge, deeply nested and binary files never throw; random edits through the document
- * extractor equal a fresh extraction after every edit (the AppSync pass re-reads only the statements an edit touches).
+ * extractor equal a fresh extraction after every edit (the AppSync pass re-reads only the statements an edit touches),
+ * and so do the findings the language service serves.
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
