@@ -40,6 +40,9 @@ describe('lsp: language ids and what is not linted', function () {
     { languageId: 'py', ext: 'txt', text: PY_UPDATE, as: 'py' },
     { languageId: 'TypeScript', ext: 'txt', text: TS_UPDATE, as: 'ts' },
     { languageId: 'plaintext', ext: 'jsonc', text: JSON_UPDATE, as: 'json' },
+    // The AWS Toolkit's id for Step Functions definitions, and their `.asl` extension.
+    { languageId: 'asl', ext: 'asl', text: JSON_UPDATE, as: 'json' },
+    { languageId: '', ext: 'asl', text: JSON_UPDATE, as: 'json' },
   ];
   for (const c of cases)
     it(`languageId ${JSON.stringify(c.languageId)} on a .${c.ext} file is linted as ${c.as}`, async () => {

@@ -134,7 +134,7 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
     const languageId = languageIdForPath(abs);
     const settings = settingsOf.get(abs)!;
     if (!languageId) {
-      jobs.push(fileReport(file, '', [], [{ reason: 'not a JSON, TypeScript/JavaScript or Python file' }]));
+      jobs.push(fileReport(file, '', [], [{ reason: 'not a file type Dynalint reads (JSON, TypeScript/JavaScript, Python, Go, Java, YAML, VTL)' }]));
       continue;
     }
     if (!settings.languages.includes(languageId)) continue;

@@ -86,6 +86,8 @@ const EXTENSIONS: Record<string, string> = {
   yaml: 'yaml',
   yml: 'yaml',
   vtl: 'vtl',
+  // Amazon States Language definitions saved as `*.asl` (the AWS Toolkit's own extension): JSON.
+  asl: 'json',
 };
 
 /** The languageId for a file path by its extension, or undefined when no extractor handles it. */
@@ -113,6 +115,9 @@ const LANGUAGE_ALIASES: Record<string, string> = {
   json5: 'jsonc',
   golang: 'go',
   yml: 'yaml',
+  // The AWS Toolkit's language ids for Step Functions definitions.
+  asl: 'json',
+  'asl-yaml': 'yaml',
 };
 
 /**

@@ -45,7 +45,7 @@ export interface DynalintSettings {
 export const DEFAULT_SETTINGS: DynalintSettings = {
   enable: true,
   rules: {},
-  languages: ['json', 'jsonc', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'java', 'yaml', 'velocity', 'vtl'],
+  languages: ['json', 'jsonc', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'java', 'yaml', 'velocity', 'vtl', 'asl', 'asl-yaml'],
   maxFileSize: 2 * 1024 * 1024,
   trace: 'off',
   cost: { region: 'us-east-1', assumedItemSizeBytes: 1024, prices: {} },

@@ -146,7 +146,7 @@ describe('cli: what is not linted is reported', () => {
   it('an explicitly named file of another kind is reported, not silently dropped', async () => {
     writeFileSync(join(root, 'notes.md'), 'SET status = :s\n');
     const r = await run('lint', 'notes.md');
-    assert.deepEqual(r, { code: 0, stdout: '⚠ notes.md: not linted: not a JSON, TypeScript/JavaScript or Python file\n\n', stderr: '' });
+    assert.deepEqual(r, { code: 0, stdout: '⚠ notes.md: not linted: not a file type Dynalint reads (JSON, TypeScript/JavaScript, Python, Go, Java, YAML, VTL)\n\n', stderr: '' });
   });
 
   const usage: [string[], RegExp][] = [
