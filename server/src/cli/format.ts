@@ -87,6 +87,12 @@ export class LineIndex {
   range(r: Range): { start: Position; end: Position } {
     return { start: this.positionAt(r.start), end: this.positionAt(r.end) };
   }
+  /** The offset of a position, clamped to its line (and a line past the end to the text's end), as LSP's offsetAt. */
+  offsetAt(p: Position, textLength: number): number {
+    if (p.line >= this.starts.length) return textLength;
+    const lineEnd = p.line + 1 < this.starts.length ? this.starts[p.line + 1] : textLength;
+    return Math.min(this.starts[p.line] + Math.max(0, p.character), lineEnd);
+  }
 }
 
 export interface Counts {

@@ -11,8 +11,10 @@ import type { DynalintSettings } from '../protocol/settings';
 import { runRules } from '../rules';
 import type { Finding } from '../rules/types';
 import { type TextFile, UnreadableFileError, readFailure, readTextFile } from '../io/read';
-import { FileReport, NotLinted, fileReport } from './format';
+import { FileReport, LineIndex, NotLinted, type Position, fileReport } from './format';
 import type { TableLookup } from '../tables';
+import { extractTables, tableFileKind } from '../tables/extract';
+import { pathToFileURL } from 'node:url';
 
 export interface LintJob {
   /** Absolute path. */
@@ -23,6 +25,8 @@ export interface LintJob {
   settings: DynalintSettings;
   fix: boolean;
   dryRun: boolean;
+  /** The table index's problems in this file (definitions it could not read), reported by table-definition. */
+  definitionProblems?: { message: string; range: { start: Position; end: Position } }[];
 }
 
 export interface LintOutcome {
@@ -41,15 +45,45 @@ export interface LintOutcome {
 }
 
 /** Lint one document's text: extraction then every enabled rule (suppressions and severities applied by runRules). */
-export function lintText(text: string, languageId: string, settings: DynalintSettings, log: (message: string) => void, tables?: TableLookup): Finding[] {
-  return lintTextWithGaps(text, languageId, settings, log, tables).findings;
+export function lintText(
+  text: string,
+  languageId: string,
+  settings: DynalintSettings,
+  log: (message: string) => void,
+  tables?: TableLookup,
+  problems?: LintJob['definitionProblems'],
+): Finding[] {
+  return lintTextWithGaps(text, languageId, settings, log, tables, problems).findings;
 }
 
-function lintTextWithGaps(text: string, languageId: string, settings: DynalintSettings, log: (message: string) => void, tables?: TableLookup): { findings: Finding[]; notLinted: NotLinted[] } {
+/**
+ * The table-definition problems of a file's text after `--fix` changed it: read again from that text (a fix never
+ * edits a definition, but lines it inserts above one move it), so their ranges stay exact.
+ */
+function problemsAfterFix(job: LintJob, text: string): LintJob['definitionProblems'] {
+  const kind = job.definitionProblems?.length ? tableFileKind(job.abs) : undefined;
+  if (!kind) return undefined;
+  return extractTables(pathToFileURL(job.abs).href, job.file, text, kind).problems.map((p) => ({ message: p.message, range: p.location.range }));
+}
+
+function lintTextWithGaps(
+  text: string,
+  languageId: string,
+  settings: DynalintSettings,
+  log: (message: string) => void,
+  tables?: TableLookup,
+  problems?: LintJob['definitionProblems'],
+): { findings: Finding[]; notLinted: NotLinted[] } {
   const res = extract(text, languageId, { maxFileSize: settings.maxFileSize });
   if (res.skipped) return { findings: [], notLinted: [{ reason: res.skipped }] };
   const notLinted = (res.notLinted ?? []).map((r) => ({ reason: r.reason, range: { start: r.start, end: r.end } }));
-  return { findings: runRules(text, languageId, res.sites, { fileRules: settings.rules, log, tables }), notLinted };
+  let definitionProblems;
+  if (problems?.length) {
+    const lines = new LineIndex(text);
+    const at = (p: Position) => lines.offsetAt(p, text.length);
+    definitionProblems = problems.map((p) => ({ message: p.message, range: { start: at(p.range.start), end: at(p.range.end) } }));
+  }
+  return { findings: runRules(text, languageId, res.sites, { fileRules: settings.rules, log, tables, definitionProblems }), notLinted };
 }
 
 /** `tables`: the table definitions of the linted tree (tables/scan.ts), for the key-schema rules. */
@@ -72,13 +106,13 @@ export async function lintFile(job: LintJob, tables?: TableLookup): Promise<Lint
   let text = read.text;
   await ensureParser(languageId);
   const log = (m: string) => messages.push(`${file}: ${m}`);
-  let { findings, notLinted } = lintTextWithGaps(text, languageId, settings, log, tables);
+  let { findings, notLinted } = lintTextWithGaps(text, languageId, settings, log, tables, job.definitionProblems);
   let diff: string | undefined;
   let fixed = 0;
   let written: boolean | undefined;
   let notWritten: string | undefined;
   if ((job.fix || job.dryRun) && findings.some((f) => f.fixes?.some((x) => x.safe))) {
-    const result = fixAll(text, findings, (t) => lintText(t, languageId, settings, log, tables));
+    const result = fixAll(text, findings, (t) => lintText(t, languageId, settings, log, tables, problemsAfterFix(job, t)));
     if (result.text !== text) {
       fixed = result.fixed;
       if (job.fix) {
@@ -87,7 +121,7 @@ export async function lintFile(job: LintJob, tables?: TableLookup): Promise<Lint
       } else diff = createTwoFilesPatch(`a/${file}`, `b/${file}`, text, result.text, undefined, undefined, { context: 3 }).replace(/^=+\n/, '');
       if (!notWritten) {
         text = result.text;
-        ({ findings, notLinted } = result.remaining ? { findings: result.remaining, notLinted } : lintTextWithGaps(text, languageId, settings, log, tables));
+        ({ findings, notLinted } = result.remaining ? { findings: result.remaining, notLinted } : lintTextWithGaps(text, languageId, settings, log, tables, problemsAfterFix(job, text)));
       }
     }
   }

@@ -19,14 +19,14 @@ import { FORMATS, FileReport, Format, countFindings, countNotLinted, fileReport,
 import { type LintJob, type LintOutcome, lintFile } from './lint-file';
 import { type JobMessage, LINT_WORKER } from './worker';
 import { type TableIndex } from '../tables';
-import { tableProblemReports, treeTables } from './tables';
+import { definitionProblemsByPath, treeTables } from './tables';
 
 export { lintText } from './lint-file';
 
 export const LINT_USAGE = `Usage: dynalint lint [paths or globs...] [options]
 
-Lints DynamoDB requests in JSON, TypeScript/JavaScript and Python files (directories are walked; .gitignore is
-respected; node_modules is skipped). Files and lines that are not linted (too large, binary, minified code) are
+Lints DynamoDB requests in JSON, YAML, TypeScript/JavaScript, Python, Go, Java and VTL files (directories are
+walked; .gitignore is respected; node_modules is skipped). Files and lines that are not linted (too large, binary, minified code) are
 reported: a warning line (stylish), a "skipped" entry (json), a tool execution notification (sarif).
 
 Options:
@@ -142,9 +142,17 @@ export async function lintCommand(argv: string[], io: CliIO): Promise<number> {
     jobs.push({ abs, file, languageId, settings: s, fix: opts.fix, dryRun: opts.dryRun });
   }
   const todo = jobs.filter((j): j is LintJob => 'abs' in j);
-  // Table definitions of the repository and of the linted paths, for the key-schema rules.
+  // Table definitions of the repository and of the linted paths, for the key-schema rules. A definition that could
+  // not be read is a finding of its own file when that file is linted (like any finding: not of files not asked for).
   const tables = await treeTables(io.cwd, files, (m) => io.stderr(`dynalint lint: ${m}\n`));
-  jobs.push(...tableProblemReports(tables, io.cwd));
+  // Outside the linted files such a definition still changes how requests against it are linted: said on stderr.
+  const problems = definitionProblemsByPath(tables);
+  for (const j of todo) {
+    const mine = problems.get(j.abs);
+    if (mine) j.definitionProblems = mine.map(({ message, range }) => ({ message, range }));
+    problems.delete(j.abs);
+  }
+  for (const list of problems.values()) for (const p of list) io.stderr(`dynalint lint: ${p.label}: ${p.message} (table-definition; that file is not linted)\n`);
   const workers = Math.min(opts.jobs || DEFAULT_JOBS, Math.max(1, Math.floor(todo.length / FILES_PER_WORKER)));
   const outcomes = new Map<LintJob, LintOutcome>();
   const failed = await runJobs(todo, workers, tables, (job, outcome) => {

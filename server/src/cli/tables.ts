@@ -1,15 +1,14 @@
 /**
  * The CLI's table index: definitions under the repository root (the folder holding `.git` above the working
  * directory, else the working directory) and under every linted file's folder outside it; definitions that could not
- * be read become information findings in their own files (rule `table-definition`).
+ * be read become findings of their own files when those are linted (rule `table-definition`, cli/lint-file.ts).
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TableIndex } from '../tables';
 import { scanTables } from '../tables/scan';
-import type { FileReport, Position } from './format';
-import { TABLE_DEFINITION } from '../rules/table/table-definition';
+import type { LintJob } from './lint-file';
 
 function repositoryRoot(dir: string): string {
   for (let d = resolve(dir); ; d = dirname(d)) {
@@ -31,21 +30,12 @@ export async function treeTables(cwd: string, files: string[], warn: (message: s
   return index;
 }
 
-/** One report per file whose table definitions could not be read (information findings). */
-export function tableProblemReports(index: TableIndex, cwd: string): FileReport[] {
-  const byUri = new Map<string, ReturnType<TableIndex['problems']>>();
-  for (const p of index.problems()) byUri.set(p.location.uri, [...(byUri.get(p.location.uri) ?? []), p]);
-  const out: FileReport[] = [];
-  for (const [uri, problems] of byUri) {
-    const positions = new Map<number, Position>();
-    const findings = problems.map((p, i) => {
-      positions.set(2 * i, p.location.range.start);
-      positions.set(2 * i + 1, p.location.range.end);
-      return { ruleId: TABLE_DEFINITION, severity: 'info' as const, message: p.message, range: { start: 2 * i, end: 2 * i + 1 } };
-    });
-    const path = fileURLToPath(uri);
-    const rel = relative(cwd, path);
-    out.push({ file: (rel && !rel.startsWith('..') ? rel : path).split(sep).join('/'), findings, positions });
+/** The table index's problems (definitions it could not read) by absolute file path, for the lint jobs of those files. */
+export function definitionProblemsByPath(index: TableIndex): Map<string, NonNullable<LintJob['definitionProblems']> & { label: string }[]> {
+  const out = new Map<string, NonNullable<LintJob['definitionProblems']> & { label: string }[]>();
+  for (const p of index.problems()) {
+    const path = resolve(fileURLToPath(p.location.uri));
+    out.set(path, [...(out.get(path) ?? []), { message: p.message, range: p.location.range, label: p.location.label }]);
   }
-  return out.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return out;
 }

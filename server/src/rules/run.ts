@@ -2,7 +2,7 @@
  * Running rules over a document's request sites: severity resolution (rule default < .dynalintrc.json < editor
  * settings), suppression comments, and isolation (a rule that throws is logged and skipped; the others still report).
  */
-import type { RequestSite } from '../extract/model';
+import type { Range, RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
 import { agreeingOnAlternatives } from './alternatives';
 import { withLineBreaks } from './edit';
@@ -28,6 +28,17 @@ export interface RunConfig {
   cache?: RuleCache;
   /** When given, receives the time spent per rule id (ms), for the bench. */
   timings?: Map<string, number>;
+  /**
+   * Table definitions in this document that could not be read (the table index's problems for its uri, as offsets in
+   * this text): reported by table-definition like any finding, so severities, suppression comments and the document's
+   * one set of diagnostics apply to them.
+   */
+  definitionProblems?: DefinitionProblemAt[];
+}
+
+export interface DefinitionProblemAt {
+  message: string;
+  range: Range;
 }
 
 /**
@@ -109,7 +120,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     enabled.add(rule.id);
     active.push(rule);
   }
-  const ctx = { text, sites, tables: config.tables };
+  const ctx = { text, sites, tables: config.tables, definitionProblems: config.definitionProblems };
   // Site-local rules through the document's cache: per rule, its findings over the sites (reused or computed).
   const cache = config.cache;
   const siteRules = cache ? active.filter((r) => r.site) : [];

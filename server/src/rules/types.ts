@@ -59,6 +59,8 @@ export interface RuleContext {
    * `sharedSource(ctx.sites)`.
    */
   shared?(): SharedSource;
+  /** Table definitions in this document that could not be read (run.ts `RunConfig.definitionProblems`). */
+  definitionProblems?: { message: string; range: Range }[];
 }
 
 /** A finding as a rule returns it: severity optional (the rule's own, kept unless configured). */

@@ -65,8 +65,21 @@ def like(post_id):
     assert.deepEqual(py.diagnostics.map((f) => [f.ruleId, f.range.start.line]), [['key-schema-mismatch', 8], ['item-key-schema', 9]]);
     assert.match(py.diagnostics[0].message, /aws_dynamodb_table\.likes, defined at infra\/main\.tf:1; os\.environ\["LIKES"\] is set by infra\/main\.tf:16/);
     assert.match(py.diagnostics[1].message, /SK is a key attribute declared string \(S\), but the Item holds a number \(N\)/);
-    const broken = files.find((f) => f.file === 'infra/broken.yaml')!;
-    assert.deepEqual(broken.diagnostics.map((f) => [f.ruleId, f.severity]), [['table-definition', 'info']]);
+    // A definition that could not be read, in a file not linted: no report for that file, a line on stderr.
+    assert.equal(files.find((f) => f.file === 'infra/broken.yaml'), undefined);
+    assert.match(r.stderr, /^dynalint lint: infra\/broken\.yaml:\d+: .*\(table-definition; that file is not linted\)$/m);
+  });
+
+  it('a definition that could not be read is a finding of its file when that file is linted, in its one report', async () => {
+    const r = await run('lint', 'src', 'infra', '--format', 'json');
+    const files = JSON.parse(r.stdout) as { file: string; diagnostics: { ruleId: string; severity: string; range: { start: { line: number } } }[] }[];
+    const broken = files.filter((f) => f.file === 'infra/broken.yaml');
+    assert.equal(broken.length, 1, 'one report per file');
+    assert.deepEqual(broken[0].diagnostics.map((f) => [f.ruleId, f.severity, f.range.start.line]), [['table-definition', 'info', 1]]);
+    assert.doesNotMatch(r.stderr, /table-definition; that file is not linted/);
+    writeFileSync(join(root, 'quiet.json'), JSON.stringify({ rules: { 'table-definition': 'off' } }));
+    const off = await run('lint', 'infra', '--format', 'json', '--config', 'quiet.json');
+    assert.deepEqual((JSON.parse(off.stdout) as { file: string; diagnostics: unknown[] }[]).find((f) => f.file === 'infra/broken.yaml')?.diagnostics, []);
   });
 
   it('--jobs 2 gives the same report', async () => {

@@ -1,8 +1,9 @@
 /**
  * table-definition: a table definition that could not be read (a template with a syntax error, a key schema built
- * by an intrinsic or a variable). Reported once, as information, in the definition's own file, by the language
- * server and the CLI from the table index; requests against that table are linted as if it were unknown. This
- * registered rule carries the id, docs and severity; it checks no request.
+ * by an intrinsic or a variable). Reported once, as information, in the definition's own file: the caller (language
+ * service, CLI) hands the table index's problems for the document to the run (`RunConfig.definitionProblems`), so
+ * they are findings of the document like any other (severity, suppression, one set of diagnostics per document).
+ * Requests against that table are linted as if it were unknown.
  */
 import { DOCS_BASE, Rule } from '../types';
 
@@ -17,5 +18,5 @@ export const tableDefinition: Rule = {
     fixable: false,
     category: 'correctness',
   },
-  check: () => [],
+  check: (ctx) => (ctx.definitionProblems ?? []).map((p) => ({ ruleId: TABLE_DEFINITION, message: p.message, range: p.range })),
 };
