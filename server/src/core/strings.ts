@@ -82,7 +82,7 @@ export function shiftString(s: StringNode, move: (o: number) => number): void {
   if (s.ends) for (let i = 0; i < s.ends.length; i++) s.ends[i] = move(s.ends[i]);
 }
 
-/** The largest document offset a string node mentions. *//** The largest document offset a string node mentions. */
+/** The largest document offset a string node mentions. */
 export function maxOffset(s: StringNode): number {
   if (s instanceof PlainString) return s.range.end;
   let m = s.range.end;
