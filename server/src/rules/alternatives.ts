@@ -40,8 +40,8 @@ function rangesOf(text: string, root: VNode): { all: Span[]; written: Span[] } {
           if (next && separator(p.value.range.end, next.keyRange.start)) written.push({ start: p.keyRange.start, end: next.keyRange.start });
         });
         for (const p of n.properties) stack.push(p.value);
-      } else stack.push(...n.items);
-    } else if (n.kind === 'set') stack.push(...n.items);
+      } else for (const x of n.items) stack.push(x);
+    } else if (n.kind === 'set') for (const x of n.items) stack.push(x);
   }
   return { all, written };
 }
@@ -79,7 +79,13 @@ export function agreeingOnAlternatives(text: string, ctx: RuleContext, rules: re
     return t;
   };
   // Where the alternatives' trees lie (their nodes keep the ranges of the text they come from, not the call's).
-  const extent = { start: Math.min(...alts.map((s) => treeOf(s).min)), end: Math.max(...alts.map((s) => treeOf(s).max)) };
+  // Loops, not Math.min(...spread): a spread of many alternatives overflows the stack (RangeError).
+  const extent = { start: Infinity, end: -Infinity };
+  for (const s of alts) {
+    const t = treeOf(s);
+    if (t.min < extent.start) extent.start = t.min;
+    if (t.max > extent.end) extent.end = t.max;
+  }
   // Which alternatives vouch for which fix: their own findings, rule by rule.
   let vouched: Map<string, Set<RequestSite>> | undefined;
   const vouchers = () => {

@@ -92,6 +92,13 @@ function withConsistentFixes(text: string, sites: RequestSite[], findings: Findi
   });
 }
 
+function withoutFixes(f: Finding): Finding {
+  if (!f.fixes) return f;
+  const rest: Finding = { ...f };
+  delete rest.fixes;
+  return rest;
+}
+
 const SEVERITIES = new Set<SeveritySetting>(['error', 'warning', 'info', 'hint', 'off']);
 
 /** Effective severity of a rule: its default, overridden by the config file, overridden by the settings. */
@@ -167,7 +174,23 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     }
     if (timings) timings.set(rule.id, (timings.get(rule.id) ?? 0) + performance.now() - t0);
   }
-  let kept = agreeingOnAlternatives(text, ctx, active, withConsistentFixes(text, sites, dedupe(dropSuperseded(findings)), perSite ? cache?.shared : undefined));
+  // The post-steps never drop findings: one that throws withholds the fixes it could not check (never offers them).
+  const unchecked = (step: string, e: unknown) => log(`dynalint: ${step} failed, their fixes are withheld: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  let kept = dedupe(dropSuperseded(findings));
+  try {
+    kept = withConsistentFixes(text, sites, kept, perSite ? cache?.shared : undefined);
+  } catch (e) {
+    // Which fixes touch shared source is what could not be told: none is offered.
+    unchecked('the shared-source check of fixes', e);
+    kept = kept.map(withoutFixes);
+  }
+  try {
+    kept = agreeingOnAlternatives(text, ctx, active, kept);
+  } catch (e) {
+    // Which findings lie on alternatives could not be told: with any alternative in the document, no fix is offered.
+    unchecked('the alternatives check of fixes', e);
+    if (sites.some((s) => s.alternative && s.alternative.count > 1)) kept = kept.map(withoutFixes);
+  }
   try {
     const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled);
     kept = r.kept;

@@ -56,7 +56,7 @@ function outsideOf(site: RequestSite): Outside[] {
         continue;
       }
       if (v.kind === 'object') for (const p of v.properties) stack.push(p.value);
-      else if (v.kind === 'array' || v.kind === 'set') stack.push(...v.items);
+      else if (v.kind === 'array' || v.kind === 'set') for (const x of v.items) stack.push(x);
     }
   }
   outsideCache.set(site, out);

@@ -4,6 +4,8 @@
  * and every alternative the edit touches reports the same finding with the same fix; otherwise none.
  */
 import { strict as assert } from 'node:assert';
+import { extract, prop } from '../../../server/src/extract';
+import { runRules } from '../../../server/src/rules';
 import { Case, lint, ruleCases } from './check';
 
 const tsBranches = (a: string, b: string) =>
@@ -98,6 +100,21 @@ describe('fixes on alternatives: a tree larger than a call takes arguments', () 
     // 150,000 entries are 150,000+ nodes: Math.min(...ranges) over them overflows V8's stack.
     const big = `{ TableName: 'T', Key: { id }, UpdateExpression: 'SET name = :v', ExpressionAttributeValues: { ':v': 1 }, Extra: { ${Array.from({ length: 150_000 }, (_, i) => `k${i.toString(36)}: 1`).join(',\n')} } }`;
     const findings = lint(tsBranches(big, tsOther), 'typescript').filter((f) => f.ruleId === 'reserved-word');
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].fixes?.length, 1, 'the fix of the one branch holding the reserved word');
+  });
+
+  it('a branch literal holding an array of 150,000 items next to a reserved word keeps its finding and fix, without a RangeError', () => {
+    // stack.push(...items) over 150,000 items overflows V8's stack. The items are added to the extracted tree (an
+    // array literal that long in the source is read by extraction steps with their own limits, not the point here).
+    const text = tsBranches("{ TableName: 'T', Key: { id }, UpdateExpression: 'SET name = :v', ExpressionAttributeValues: { ':v': 1 }, Extra: [0] }", tsOther);
+    const sites = extract(text, 'typescript').sites;
+    const arr = sites.map((s) => prop(s.params, 'Extra')).find((v) => v?.kind === 'array');
+    assert.ok(arr?.kind === 'array' && arr.items.length === 1);
+    for (let i = 1; i < 150_000; i++) arr.items.push({ ...arr.items[0] });
+    const errors: string[] = [];
+    const findings = runRules(text, 'typescript', sites, { log: (m) => errors.push(m) }).filter((f) => f.ruleId === 'reserved-word');
+    assert.deepEqual(errors, [], 'no post-step failed and fell back');
     assert.equal(findings.length, 1);
     assert.equal(findings[0].fixes?.length, 1, 'the fix of the one branch holding the reserved word');
   });
