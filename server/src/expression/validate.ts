@@ -786,7 +786,7 @@ class Validator {
         this.addAt('invalid-attribute-value', label, k, `${who}${v === top ? '' : ' holds a value that'} ${plain}. DynamoDB: "${dynamo(what)}"`, { ...placeholder, reason: v.malformed });
         return;
       }
-      if (v.items) stack.push(...v.items);
+      if (v.items) for (const x of v.items) stack.push(x);
     }
     if (label !== 'Key' && depth > limit) {
       this.addAt('value-too-deep', label, k, `${who} nests ${depth} lists/maps; DynamoDB stores values at most 32 levels deep${label === 'Item' ? ' (an attribute is level 1, so at most 31 nested lists/maps)' : ''}. DynamoDB: "${dynamo('Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit')}"`, { ...placeholder, depth, limit });
@@ -796,7 +796,7 @@ class Validator {
     stack.push(top);
     while (stack.length) {
       const v = stack.pop() as ValueInfo;
-      if (v.items) stack.push(...v.items);
+      if (v.items) for (const x of v.items) stack.push(x);
       if ((v.type === 'SS' || v.type === 'NS' || v.type === 'BS') && v.items) {
         const kind = v.type === 'SS' ? 'string' : v.type === 'NS' ? 'number' : 'binary';
         if (v.items.length === 0) {

@@ -164,7 +164,7 @@ export function dropHeldShapes(sites: RequestSite[], isShape: (s: RequestSite) =
       if (n.kind === 'object') {
         held.add(`${n.range.start}:${n.range.end}`);
         for (const p of n.properties) stack.push(p.value);
-      } else if (n.kind === 'array') stack.push(...n.items);
+      } else if (n.kind === 'array') for (const x of n.items) stack.push(x);
     }
   }
   // Inside another site's parameters: a sweep in (start, longest first, non-shapes first) order, so a site is inside
@@ -269,8 +269,8 @@ export function markMutatedLater(v: VNode, name: string, rest: string, host: 'js
 export function markIncomplete(v: VNode): VNode {
   const stack: VNode[] = [v];
   for (let n = stack.pop(); n; n = stack.pop()) {
-    if (n.kind === 'object') stack.push(...n.properties.map((p) => p.value));
-    else if (n.kind === 'array') stack.push(...n.items);
+    if (n.kind === 'object') for (const p of n.properties) stack.push(p.value);
+    else if (n.kind === 'array') for (const x of n.items) stack.push(x);
     if (n.kind === 'object' || n.kind === 'array') n.complete = false;
   }
   return v;

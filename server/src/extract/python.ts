@@ -998,7 +998,7 @@ class PyExtractor {
             const inner = c.namedChildren.find((x): x is TNode => !!x && x.type !== 'comment');
             const v = inner ? this.value(inner, depth + 1, hops) : undefined;
             if (v?.kind === 'array') {
-              items.push(...v.items);
+              for (const x of v.items) items.push(x);
               samples += v.samples ?? 0;
             }
             complete &&= v?.kind === 'array' && v.complete;

@@ -1146,7 +1146,7 @@ class UnitExtractor {
       const v = this.value(spread ? a.expression : a, u, f.depth + 1, f.hops + 1);
       if (spread || (concat && v.kind === 'array')) {
         if (v.kind !== 'array') return { kind: 'opaque', deep: false };
-        items.push(...v.items);
+        for (const x of v.items) items.push(x);
         samples += v.samples ?? 0;
         complete &&= v.complete;
         unread ||= unreadEntries(v);
@@ -1272,7 +1272,7 @@ class UnitExtractor {
             // `...ids.map((id) => ({ Put: {...} }))` or `...CONST_ITEMS`: what is known of the spread array is in it.
             const v = this.value(e.expression, u, depth + 1, hops);
             if (v.kind === 'array') {
-              items.push(...v.items);
+              for (const x of v.items) items.push(x);
               samples += v.samples ?? 0;
             }
             complete &&= v.kind === 'array' && v.complete;

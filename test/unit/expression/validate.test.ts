@@ -348,3 +348,13 @@ describe('expression validator: request-level behaviour', () => {
     assert.deepEqual(fmtAll(validateExpression('condition', 'a = :v', { values: vals({ ':w': 'S:x' }) })), ['undefined-value@4-6', 'unused-value@ExpressionAttributeValues::w']);
   });
 });
+
+describe('expression validator: values longer than a call takes arguments', () => {
+  it('a list value of 150,000 numbers is looked through, without a RangeError', () => {
+    // stack.push(...items) over 150,000 items overflows V8's stack (the validator then reported only that).
+    const items = Array.from({ length: 150_000 }, (_, i) => ({ type: 'N' as const, text: String(i) }));
+    items.push({ type: 'N', text: '123456789012345678901234567890123456789' });
+    const values = { map: { ':v': { type: 'L' as const, items } }, complete: true };
+    assert.deepEqual(fmtAll(validateRequest({ operation: 'UpdateItem', expressions: { UpdateExpression: 'SET a = :v' }, values })), ['number-precision@ExpressionAttributeValues::v']);
+  });
+});

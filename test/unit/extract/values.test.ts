@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { attrType, extract, initParsers, prop, scalarText } from '../../../server/src/extract';
+import { dropHeldShapes, markIncomplete } from '../../../server/src/extract/infer';
 
 /** Each case: ExpressionAttributeValues written in a host language, and the attribute type of each placeholder. */
 const CASES: { name: string; lang: string; text: string; style: string; types: Record<string, string>; scalars?: Record<string, string> }[] = [
@@ -103,5 +104,33 @@ new UpdateItemCommand({ TableName: tableName, UpdateExpression: \`SET \${field} 
     assert.equal(u?.kind === 'unknown' && u.text, '`SET ${field} = :v`');
     const py = extract(`table = boto3.resource('dynamodb').Table('t')\ntable.update_item(Key=k, UpdateExpression=f"SET {f} = :v")`, 'python').sites[0];
     assert.equal(prop(py.params, 'UpdateExpression')?.kind, 'unknown');
+  });
+});
+
+describe('value trees longer than a call takes arguments', () => {
+  // stack.push(...items) over 150,000 items overflows V8's stack: the walks over a tree use loops.
+  const text = `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+new UpdateCommand({ TableName: 't', Key: { id: 'a' }, UpdateExpression: 'SET a = :l', ExpressionAttributeValues: { ':l': [[0]] } });
+`;
+  const big = () => {
+    const site = extract(text, 'typescript').sites[0];
+    const outer = prop(prop(site.params, 'ExpressionAttributeValues'), ':l');
+    assert.ok(outer?.kind === 'array' && outer.items.length === 1);
+    for (let i = 1; i < 150_000; i++) outer.items.push({ ...outer.items[0] });
+    return { site, outer };
+  };
+
+  it('markIncomplete marks a list of 150,000 items and the lists in it', () => {
+    const { site, outer } = big();
+    markIncomplete(site.params);
+    assert.equal(outer.kind === 'array' && outer.complete, false);
+    const inner = outer.kind === 'array' ? outer.items[149_999] : undefined;
+    assert.equal(inner?.kind === 'array' && inner.complete, false);
+  });
+
+  it('dropHeldShapes looks through a site holding a list of 150,000 items', () => {
+    const { site } = big();
+    const shape = { ...site, range: { start: site.range.start + 1, end: site.range.end - 1 } };
+    assert.deepEqual(dropHeldShapes([site, shape], (s) => s === shape), [site]);
   });
 });
