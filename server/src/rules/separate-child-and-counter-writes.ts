@@ -97,8 +97,9 @@ function countsChild(text: string, child: RequestSite, attrs: string[]): boolean
   if (!stems.length) return false;
   const id = tableId(text, operations(child)[0]);
   const table = id ? tableWords(id) : [];
-  if (table.some((w) => stems.some((s) => sameThing(w, s)))) return true;
+  // Side rows first: `LikeNotifications`, `like_events` name the counted thing and are still not what it counts.
   if (table.some((w) => SIDE_TABLES.has(w))) return false;
+  if (table.some((w) => stems.some((s) => sameThing(w, s)))) return true;
   const mine = prop(child.params, child.api === 'PutItem' ? 'Item' : 'Key');
   if (mine?.kind !== 'object') return false;
   const keys = child.api === 'PutItem' ? mine.properties.slice(0, 2) : mine.properties;

@@ -71,6 +71,20 @@ ruleCases(
             dialect: d,
             code: fns(d, [['PutItem', { TableName: 'Audit', Item: { id: 'evt-81f2', at: 1750636800, subject: 'POST#a91f' } }], ['UpdateItem', counter]]),
           },
+          // The counted thing (likeCount -> like) in a side table's name does not make it a child: side rows first.
+          ...[['LikeNotifications', 'LikeNotifications'], ['like_events', 'like_events'], [raw(d.startsWith('py') ? 'self.like_notifications_table' : 'this.likeNotificationsTable'), 'a like-notifications table attribute']].map(
+            ([table, label]): Case => ({
+              name: `a side row in ${label} is not counted by likeCount`,
+              dialect: d,
+              code: fns(d, [['PutItem', { TableName: table, Item: { id: 'evt-81f2', kind: 'like', postId: 'POST#a91f' } }], ['UpdateItem', { ...counter, UpdateExpression: 'ADD likeCount :one' }]]),
+            }),
+          ),
+          {
+            name: 'control: a row keyed by its own id in Likes is counted by likeCount',
+            dialect: d,
+            code: fns(d, [['PutItem', { TableName: 'Likes', Item: { id: 'evt-81f2', postId: 'POST#a91f' } }], ['UpdateItem', { ...counter, UpdateExpression: 'ADD likeCount :one' }]]),
+            expect: [{ text: NAME[d] }],
+          },
         ]),
   ]),
 );
