@@ -744,7 +744,8 @@ class JavaHost implements TreeHost {
   private entry(k: TNode, v: TNode, range: Range, depth: number, hops: number): Property | undefined {
     const key = this.value(k, depth + 1, hops);
     if (key.kind !== 'string') return undefined;
-    return { key: key.value, keyRange: this.range(k), value: this.value(v, depth + 1, hops), range };
+    // A copy: the caller's range is also the gathering map's property range (ranges are shifted in place).
+    return { key: key.value, keyRange: this.range(k), value: this.value(v, depth + 1, hops), range: { ...range } };
   }
 
   /**
@@ -795,7 +796,7 @@ class JavaHost implements TreeHost {
         const key = put[1] === 'ExpressionValue' ? 'ExpressionValues' : 'ExpressionNames';
         let map = gathered.get(key);
         if (!map) {
-          map = { kind: 'object', properties: [], complete: true, range };
+          map = { kind: 'object', properties: [], complete: true, range: { ...range } };
           gathered.set(key, map);
           properties.push({ key, keyRange: this.range(nameNode), value: map, range });
         }
@@ -819,7 +820,7 @@ class JavaHost implements TreeHost {
     if (!args.length) return this.unknown(c);
     if (args.length > 1) return { kind: 'array', items: args.map((a) => this.value(a, depth + 1, hops)), complete: true, range: { start: args[0].startIndex, end: args[args.length - 1].endIndex } };
     const value = this.value(args[0], depth + 1, hops);
-    if (/^(transactItems|transactStatements|statements)$/i.test(name) && value.kind === 'object') return { kind: 'array', items: [value], complete: true, range: value.range };
+    if (/^(transactItems|transactStatements|statements)$/i.test(name) && value.kind === 'object') return { kind: 'array', items: [value], complete: true, range: { ...value.range } };
     return value;
   }
 
@@ -853,7 +854,7 @@ class JavaHost implements TreeHost {
       if (entry && args.length === 2) {
         let map = gathered.get(entry[1]);
         if (!map) {
-          map = { kind: 'object', properties: [], complete: true, range };
+          map = { kind: 'object', properties: [], complete: true, range: { ...range } };
           gathered.set(entry[1], map);
           properties.push({ key: entry[1], keyRange: this.range(nameNode), value: map, range });
         }
@@ -894,7 +895,7 @@ class JavaHost implements TreeHost {
     }
     if (name === 'AttributeValue' && args.length === 1) {
       // v1 `new AttributeValue("x")` is a string attribute.
-      return { kind: 'object', properties: [{ key: 'S', keyRange: this.range(cls!), value: this.value(args[0], depth + 1, hops), range }], complete: true, range };
+      return { kind: 'object', properties: [{ key: 'S', keyRange: this.range(cls!), value: this.value(args[0], depth + 1, hops), range: { ...range } }], complete: true, range };
     }
     if (V1_MODELS.test(name) && !args.length) return { kind: 'object', properties: [], complete: true, range };
     return this.unknown(n);

@@ -65,7 +65,8 @@ export function javaFile(lines: number): string {
 /**
  * Generated files of the shapes the data flow reads (robustness): per block a helper sending an ADD, callers passing
  * `n` and `-n`, a transaction slice/list grown in a loop and on a branch, a request changed after its literal (Go) or
- * a builder variable and an SDK 1.x chain (Java).
+ * a builder variable, SDK 1.x chains (`new AttributeValue("x")`, `addXEntry(k, v)`) and an Enhanced Client
+ * `putExpressionValue(k, v)` (Java).
  */
 export function goFlowFile(lines: number): string {
   const head = `package likes\n\nimport (\n\t"context"\n\t"strconv"\n\n\t"github.com/aws/aws-sdk-go-v2/aws"\n\t"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb"\n\t"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"\n)\n\nconst table = "Social"\n`;
@@ -167,6 +168,11 @@ export function javaFlowFile(lines: number): string {
         UpdateItemRequest legacy = new UpdateItemRequest().withTableName(TABLE).withUpdateExpression("SET seen = seen + :one");
         legacy.setExpressionAttributeValues(Map.of(":one", new AttributeValue().withN("1")));
         ddb.updateItem(legacy);
+        ddb.updateItem(new UpdateItemRequest().withTableName(TABLE).withKey(Map.of("PK", new AttributeValue(post)))
+                .withUpdateExpression("SET #s = :s").addExpressionAttributeNamesEntry("#s", "state").addExpressionAttributeValuesEntry(":s", new AttributeValue("x${i}")));
+        Expression cond = Expression.builder().expression("attribute_not_exists(#pk) AND size > :v")
+                .putExpressionName("#pk", "pk").putExpressionValue(":v", AttributeValue.fromN("${i}")).build();
+        table.putItem(PutItemEnhancedRequest.builder(Item.class).item(item).conditionExpression(cond).build());
     }
 `;
     parts.push(f);

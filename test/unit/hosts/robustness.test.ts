@@ -4,7 +4,7 @@
  * incremental and fresh parses); cut, huge, deeply nested and binary files never throw.
  */
 import { strict as assert } from 'node:assert';
-import { createDocumentExtractor, ensureParser, extract, prop } from '../../../server/src/extract';
+import { createDocumentExtractor, ensureParser, extract, prop, type RequestSite, type VNode } from '../../../server/src/extract';
 import { treeParser } from '../../../server/src/extract/treehost';
 import { runRules } from '../../../server/src/rules';
 import { goFile, goFlowFile, javaFile, javaFlowFile } from './generate';
@@ -22,6 +22,32 @@ function rng(seed: number): () => number {
 
 const strip = (x: unknown) => JSON.parse(JSON.stringify(x));
 
+/** Every Range object and value node of the sites is its own (sites are shifted in place after edits). */
+function assertNothingShared(sites: RequestSite[]): void {
+  const seen = new Set<object>();
+  const once = (o: object, what: string) => {
+    assert.ok(!seen.has(o), `shared ${what}`);
+    seen.add(o);
+  };
+  for (const site of sites) {
+    once(site.range, 'site range');
+    once(site.nameRange, 'name range');
+    const stack: VNode[] = [site.params];
+    while (stack.length) {
+      const v = stack.pop()!;
+      once(v, 'node');
+      once(v.range, 'node range');
+      if (v.kind === 'object')
+        for (const p of v.properties) {
+          once(p.keyRange, 'key range');
+          once(p.range, 'property range');
+          stack.push(p.value);
+        }
+      if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
+    }
+  }
+}
+
 for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaFile, javaFlowFile]] as const) {
   describe(`${lang} host: robustness and incremental extraction`, () => {
     before(() => ensureParser(lang));
@@ -36,7 +62,7 @@ for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaF
       const rand = rng(seed);
       let text = text0;
       const doc = createDocumentExtractor(lang);
-      doc.update(text);
+      assertNothingShared(doc.update(text).sites);
       const snippets = [' ', '\n', 'x', '"', ':one', ' AND ', ')', '{', '// c\n', 'ADD n :v'];
       let compared = 0;
       for (let i = 0; i < 150; i++) {
@@ -45,6 +71,7 @@ for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaF
         const ins = rand() < 0.8 ? snippets[Math.floor(rand() * snippets.length)] : '';
         const next = text.slice(0, start) + ins + text.slice(start + del);
         const got = doc.update(next, [{ start, end: start + del, text: ins }]);
+        assertNothingShared(got.sites);
         if (clean(next)) {
           compared++;
           assert.deepEqual(strip(got.sites), strip(extract(next, lang).sites), `edit ${i} at ${start}`);
@@ -52,6 +79,7 @@ for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaF
         // Half the time the edit is undone (back to a text that parses), else kept when it still parses.
         if (rand() < 0.5 || !clean(next)) {
           const back = doc.update(text, [{ start, end: start + ins.length, text: text.slice(start, start + del) }]);
+          assertNothingShared(back.sites);
           compared++;
           assert.deepEqual(strip(back.sites), strip(extract(text, lang).sites), `undo ${i} at ${start}`);
         } else text = next;
