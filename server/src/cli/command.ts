@@ -33,7 +33,7 @@ export function parseArgs(argv: string[], spec: FlagSpec): ParsedArgs {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
-      out.positionals.push(...argv.slice(i + 1));
+      for (const x of argv.slice(i + 1)) out.positionals.push(x);
       break;
     }
     if (!a.startsWith('--') || a === '-') {

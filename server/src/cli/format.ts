@@ -147,7 +147,10 @@ export function formatStylish(reports: FileReport[]): string {
     lines.push('');
   }
   const skipped = notLintedLines(reports);
-  if (skipped.length) lines.push(...skipped.map((l) => `⚠ ${terminalSafe(l)}`), '');
+  if (skipped.length) {
+    for (const l of skipped) lines.push(`⚠ ${terminalSafe(l)}`);
+    lines.push('');
+  }
   const c = countFindings(reports);
   const total = c.errors + c.warnings + c.infos + c.hints;
   if (total === 0) return lines.length ? lines.join('\n') + '\n' : '';

@@ -14,7 +14,7 @@ const normalise = (s: string): string => s.replace(/\s+/g, ' ').trim();
 function lineAt(text: string, offset: number): string {
   const start = Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
   const ends = [text.indexOf('\n', offset), text.indexOf('\r', offset)].filter((i) => i >= 0);
-  return text.slice(start, ends.length ? Math.min(...ends) : text.length);
+  return text.slice(start, ends.length ? ends.reduce((m, e) => Math.min(m, e), Infinity) : text.length);
 }
 
 /** Longest part of a finding's own text that goes into its fingerprint (a whole request can be long). */

@@ -269,7 +269,7 @@ function withTables(ops: Operation[], estimates: OperationEstimate[], tables: Ta
     if (!facts.def.indexesKnown) assumptions.push(`${op.kind}: not all indexes of ${tableName(facts.def)} are readable; only the readable ones are counted.`);
     const r = indexWrites(op, facts.def, estimates[i].size.bytes, assumed);
     if (r.writes.length) estimates[i].indexWrites = r.writes;
-    assumptions.push(...r.assumptions);
+    for (const x of r.assumptions) assumptions.push(x);
     if (r.writes.length && op.transactional) {
       assumptions.push('Index writes are counted at the standard rate: index propagation is not part of the transaction.');
     }

@@ -78,6 +78,8 @@ class JavaHost implements TreeHost {
   private flowBudget = FLOW_BUDGET;
   /** Other units (helpers) the last `sites` call read. */
   private read: { range: Range; name: string }[] = [];
+  /** Names `sends` looked up for the unit being read (each is in `read` once, by name). */
+  private looked = new Set<string>();
   /** The unit `sites` is reading. */
   private reading = -1;
 
@@ -132,6 +134,7 @@ class JavaHost implements TreeHost {
 
   sites(unit: TNode): RequestSite[] {
     this.read = [];
+    this.looked.clear();
     this.reading = unit.id;
     return this.sitesIn(unit, MAX_FORWARD_DEPTH - 1, [unit.id]);
   }
@@ -201,6 +204,11 @@ class JavaHost implements TreeHost {
     if (name && m.id !== this.reading) this.read.push({ range: this.range(m), name: this.src(name) });
     if (/Request|TransactWriteItem|\.builder\s*\(|\.(putItem|updateItem|deleteItem|transactWriteItems)\s*\(/.test(text)) return true;
     for (const call of text.matchAll(/(?<![\w.])(?:this\s*\.\s*)?([a-z_$][\w$]*)\s*\(/g)) {
+      // The name is a dependency even when it resolves to no definition or several: one added later may send.
+      if (!this.looked.has(call[1])) {
+        this.looked.add(call[1]);
+        this.read.push({ range: { start: -1, end: -1 }, name: call[1] });
+      }
       const targets = this.methods.get(call[1]);
       if (targets?.length === 1 && this.sends(targets[0], seen)) return true;
     }

@@ -202,7 +202,7 @@ class PyExtractor {
       this.consumedBy = u.consumed;
       const s = this.callSites(c.call, c.recv, this.src(c.method), c.args);
       this.consumedBy = undefined;
-      u.sites.push(...s);
+      for (const x of s) u.sites.push(x);
     }
     if (reused) for (let i = 0; i < units.length; i++) if (reused[i]) for (const p of units[i].consumed) this.consumed.add(p);
     for (const d of local) {
@@ -215,7 +215,7 @@ class PyExtractor {
       if (s) unitAt(n.startIndex).sites.push(s);
     }
     const sites: RequestSite[] = [];
-    for (const u of units) sites.push(...u.sites);
+    for (const u of units) for (const x of u.sites) sites.push(x);
     // Module-level dicts depend on every statement's calls: never cached.
     for (const d of dicts) {
       const s = this.dictSite(d);
@@ -919,7 +919,7 @@ class PyExtractor {
         const inner = a.namedChild(0);
         const v = inner ? this.value(inner, 1, 0, true) : undefined;
         if (v?.kind === 'object') {
-          properties.push(...v.properties);
+          for (const x of v.properties) properties.push(x);
           complete &&= v.complete;
         } else if (v && variants(v).length > 1 && variants(v).every((x) => x.kind === 'object')) {
           // `**params` with alternatives (assigned in the arms of an `if`): one object per alternative (splatChoices).
@@ -1073,7 +1073,7 @@ class PyExtractor {
       } else if (p.type === 'dictionary_splat' && p.namedChild(0)) {
         const v = this.value(p.namedChild(0)!, depth + 1, hops);
         if (v.kind === 'object') {
-          properties.push(...v.properties);
+          for (const x of v.properties) properties.push(x);
           complete &&= v.complete;
         } else complete = false;
       } else complete = false;

@@ -122,7 +122,7 @@ export function runTreeHost(host: TreeHost, text: string, tree: Tree, prev?: { s
     if (reused) detachStrings([units[i]]);
   }
   const sites: RequestSite[] = [];
-  for (const u of units) sites.push(...u.sites);
+  for (const u of units) for (const x of u.sites) sites.push(x);
   sites.sort((a, b) => a.range.start - b.range.start);
   return { sites, state: { units }, reparsed };
 }

@@ -267,7 +267,7 @@ class UnitExtractor {
     const sites: RequestSite[] = [];
     for (const c of this.calls) {
       const s = ts.isNewExpression(c.node) ? this.command(c.node, c.fn) : this.methodCall(c.node as ts.CallExpression, c.fn, c.parent);
-      sites.push(...s);
+      for (const x of s) sites.push(x);
     }
     for (const c of [...this.typed, ...this.plain]) {
       const s = this.candidate(c, this.consumed);
@@ -322,11 +322,11 @@ class UnitExtractor {
       if (known) return known;
       memo.set(mk, []);
       const own = [...(byFn.get(k) ?? [])];
-      if (depth > 0) for (const c of callsByFn.get(k) ?? []) own.push(...this.forwardCall(c, sends, depth - 1));
+      if (depth > 0) for (const c of callsByFn.get(k) ?? []) for (const x of this.forwardCall(c, sends, depth - 1)) own.push(x);
       memo.set(mk, own);
       return own;
     };
-    for (const c of this.helperCalls) out.push(...this.forwardCall(c, sends, MAX_FORWARD_DEPTH - 1));
+    for (const c of this.helperCalls) for (const x of this.forwardCall(c, sends, MAX_FORWARD_DEPTH - 1)) out.push(x);
     return out;
   }
 
@@ -1358,7 +1358,7 @@ class UnitExtractor {
         const of = v.kind === 'object' ? undefined : spreadChoices(v);
         if (of) (choices ??= []).push({ at: properties.length, of });
         else if (v.kind === 'object') {
-          properties.push(...v.properties);
+          for (const x of v.properties) properties.push(x);
           complete &&= v.complete;
         } else complete = false;
         continue;
@@ -1385,7 +1385,7 @@ class UnitExtractor {
     let objects: ObjectNode[] = [{ kind: 'object', properties: [], complete, range }];
     let at = 0;
     const take = (to: number) => {
-      for (const obj of objects) obj.properties.push(...properties.slice(at, to));
+      for (const obj of objects) for (const x of properties.slice(at, to)) obj.properties.push(x);
       at = to;
     };
     for (const c of choices) {
@@ -1799,7 +1799,7 @@ export class TsDocument {
         this.extractUnit(u, reads);
         pending.push({ u, chunk, reads });
       }
-      units.push(...fresh);
+      for (const x of fresh) units.push(x);
       p = toEnd ? text.length : p + last.end;
     }
     const stale = (reads: Set<string>, chunk: number) => {
@@ -1854,7 +1854,7 @@ export class TsDocument {
     for (const u of this.units) for (const n of u.consumed) consumed.add(n);
     const out: RequestSite[] = [];
     for (const u of this.units) {
-      out.push(...u.sites);
+      for (const x of u.sites) out.push(x);
       if (!u.deferred.length) continue;
       const x = new UnitExtractor(this.env, u, this.host);
       for (const c of u.deferred) {

@@ -71,7 +71,7 @@ export function applySafeFixes(text: string, findings: Finding[]): FixPass {
       continue;
     }
     seen.add(key);
-    chosen.push(...own);
+    for (const x of own) chosen.push(x);
     applied.push({ finding, fix });
   }
   return { text: chosen.length ? applyEdits(text, chosen) : text, applied, skipped };

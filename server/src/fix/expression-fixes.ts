@@ -206,7 +206,7 @@ export function reservedWordsFix(text: string, op: Operation, words: string[], s
     });
     if (!spans.length) continue;
     const own = replaceSpans(text, syn, e.node, spans);
-    edits.push(...own);
+    for (const x of own) edits.push(x);
     rewritten.push({ node: e.node, edits: own, used: new Set(spans.map((s) => s.newText)) });
   }
   if (!edits.length) return undefined;
@@ -310,7 +310,7 @@ export function renamePlaceholderFix(text: string, op: Operation, from: string, 
       path: (p) => from[0] === '#' && p.elements.forEach((el) => el.type === 'name' && el.placeholder && hit(el)),
       value: (v) => from[0] === ':' && hit(v),
     });
-    if (spans.length) edits.push(...replaceSpans(text, syn, e.node, spans));
+    if (spans.length) for (const x of replaceSpans(text, syn, e.node, spans)) edits.push(x);
   }
   return edits.length ? { title: `Rename ${from} to ${to}`, edits, safe: false } : undefined;
 }

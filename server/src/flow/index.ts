@@ -32,7 +32,7 @@ export function alternativesOf(n: VNode): VNode[] | undefined {
 /** A value that is one of `values` (flattened, at most MAX_ALTERNATIVES): the value itself when there is one. */
 export function oneOf(values: VNode[], range: Range, text?: string): VNode {
   const flat: VNode[] = [];
-  for (const v of values) flat.push(...(registry.get(v) ?? [v]));
+  for (const v of values) for (const x of registry.get(v) ?? [v]) flat.push(x);
   if (flat.length === 1) return flat[0];
   const placeholder: VNode = { kind: 'unknown', range: { ...range }, ...(text !== undefined ? { text } : {}) };
   if (flat.length && flat.length <= MAX_ALTERNATIVES) registry.set(placeholder, flat);
@@ -54,7 +54,7 @@ function expand(v: VNode, cap: number, depth: number): VNode[] | undefined {
     const out: VNode[] = [];
     for (const a of alts) {
       const e = expand(a, cap, depth + 1) ?? [a];
-      out.push(...e);
+      for (const x of e) out.push(x);
       if (out.length > cap) return undefined;
     }
     return out;
@@ -102,7 +102,7 @@ export function hasAlternatives(v: VNode): boolean {
     const n = stack.pop()!;
     if (registry.has(n)) return true;
     if (n.kind === 'object') for (const p of n.properties) stack.push(p.value);
-    else if (n.kind === 'array') stack.push(...n.items);
+    else if (n.kind === 'array') for (const x of n.items) stack.push(x);
   }
   return false;
 }
@@ -220,7 +220,7 @@ export function applyAll(s: State, op: Op): State {
 /** A state holding each alternative of its values as its own entry (undefined past the cap). */
 export function flatten(values: VNode[]): State {
   const out: VNode[] = [];
-  for (const v of values) out.push(...(registry.get(v) ?? [v]));
+  for (const v of values) for (const x of registry.get(v) ?? [v]) out.push(x);
   return out.length > MAX_ALTERNATIVES ? undefined : out;
 }
 

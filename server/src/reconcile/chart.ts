@@ -31,7 +31,7 @@ export function driftChartSvg(r: ReconcileReport, o: ChartOptions = {}): string 
   const width = o.width ?? 640;
   const shown = r.drifted.slice(0, o.maxBars ?? 25);
   const rest = r.drifted.length - shown.length;
-  const max = Math.max(...shown.map((d) => Math.abs(d.drift)), 1);
+  const max = shown.reduce((m, d) => Math.max(m, Math.abs(d.drift)), 1);
   const hasOver = shown.some((d) => d.drift < 0);
   const hasUnder = shown.some((d) => d.drift > 0);
   // The axis sits where the bars of both signs fit: at the left edge when every drift is positive, and so on.

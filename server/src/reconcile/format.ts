@@ -54,10 +54,10 @@ export function formatTable(r: ReconcileReport): string {
       ['key', 'stored', 'actual', 'drift', 'note'],
       r.drifted.map((d) => [keyLabel(d.key), d.stored === null ? (d.note ? 'invalid' : 'missing') : String(d.stored), String(d.actual), (d.drift > 0 ? '+' : '') + d.drift, d.note ?? '']),
     );
-    out.push(...grid(head, rows, new Set([1, 2, 3])));
+    for (const x of grid(head, rows, new Set([1, 2, 3]))) out.push(x);
   }
   if (r.totals?.length) {
-    out.push(...grid(...trimColumn(['key', 'total', 'shards', 'note'], r.totals.map((t) => [keyLabel(t.key), String(t.total), String(t.shards), t.note ?? ''])), new Set([1, 2])));
+    for (const x of grid(...trimColumn(['key', 'total', 'shards', 'note'], r.totals.map((t) => [keyLabel(t.key), String(t.total), String(t.shards), t.note ?? ''])), new Set([1, 2]))) out.push(x);
   }
   for (const o of r.orphans) out.push(`no parent item: ${keyLabel(o.key)} (actual ${o.actual})`);
   out.push(

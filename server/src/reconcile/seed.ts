@@ -110,7 +110,9 @@ export interface SocialSeed {
 /** The demo's Social table: correct posts, every kind of drift, and a sharded video counter. */
 export function socialItems(): SocialSeed {
   const items: Item[] = [];
-  const add = (...xs: Item[]) => items.push(...xs);
+  const add = (...xs: Item[]) => {
+    for (const x of xs) items.push(x);
+  };
   // Correct: 3 likes, likeTally 3, plus comments in the same partition.
   add(post('a91f', 3), ...likes('a91f', 3), comment('a91f', 1), comment('a91f', 2));
   // Over-counted: a retried like without the attribute_not_exists guard counted twice.

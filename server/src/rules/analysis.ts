@@ -182,7 +182,7 @@ export function guardedAttributes(c: ConditionNode, fn: 'attribute_exists' | 'at
     // `attribute_not_exists(PK) OR attribute_not_exists(SK)`: an item exists exactly when all its key attributes do, so
     // an OR of guards on key attributes is the same guard. Every branch must be one (on a key, when the keys are known).
     const branches = disjuncts(part).map(single);
-    if (branches.length > 1 && branches.every((b) => b !== undefined && (!keys.length || keys.includes(b)))) out.push(...(branches as string[]));
+    if (branches.length > 1 && branches.every((b) => b !== undefined && (!keys.length || keys.includes(b)))) for (const x of branches as string[]) out.push(x);
   }
   return out;
 }

@@ -213,7 +213,7 @@ export function validateSites(ctx: Pick<RuleContext, 'text' | 'sites'>): Operati
   const hit = cache.get(ctx.sites);
   if (hit && hit.text === ctx.text) return hit.results;
   const results: OperationResult[] = [];
-  for (const site of ctx.sites) results.push(...validateSite(site));
+  for (const site of ctx.sites) for (const x of validateSite(site)) results.push(x);
   cache.set(ctx.sites, { text: ctx.text, results });
   return results;
 }

@@ -153,7 +153,7 @@ export class ActionEditor {
   build(): TextEdit[] | undefined {
     if (this.failed) return undefined;
     const out = [...this.edits];
-    for (const [node, spans] of this.strings) out.push(...replaceSpansInString(this.text, this.syn, node, spans));
+    for (const [node, spans] of this.strings) for (const x of replaceSpansInString(this.text, this.syn, node, spans)) out.push(x);
     for (const [obj, removed] of this.removals) {
       for (const r of [...removed].sort((a, b) => a.range.start - b.range.start)) {
         const first = this.adds.get(obj)?.shift();

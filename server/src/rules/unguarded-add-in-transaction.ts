@@ -147,7 +147,7 @@ function checkSite(text: string, site: RequestSite): Out[] {
   const writes = children.filter((o) => o.kind !== 'Update');
   const preferred = writes.filter((o) => (direction === 1 ? o.kind === 'Put' : direction === -1 ? o.kind === 'Delete' : true));
   const pool = preferred.length ? preferred : writes.length ? writes : children;
-  const scored = pool.map((o) => ({ o, r: Math.max(...counters.map((x) => relation(text, o, x.op).score)), a: counters.map((x) => relation(text, o, x.op)).find((r) => r.attr)?.attr }));
+  const scored = pool.map((o) => ({ o, r: counters.reduce((m, x) => Math.max(m, relation(text, o, x.op).score), -Infinity), a: counters.map((x) => relation(text, o, x.op)).find((r) => r.attr)?.attr }));
   const best = scored.reduce((a, b) => (b.r > a.r ? b : a));
   const child = best.o;
   const counter = counters.find((x) => x.c.direction === (child.kind === 'Delete' ? -1 : 1)) ?? counters[0];

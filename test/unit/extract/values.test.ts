@@ -128,6 +128,22 @@ new UpdateCommand({ TableName: 't', Key: { id: 'a' }, UpdateExpression: 'SET a =
     assert.equal(inner?.kind === 'array' && inner.complete, false);
   });
 
+  // A spread of a constant of 150,000 entries (one a line: a long line reads as minified code).
+  it('TypeScript: { ...BIG, id } with BIG an object of 150,000 entries', () => {
+    const big = Array.from({ length: 150_000 }, (_, i) => `k${i.toString(36)}: 1,`).join('\n');
+    const src = `import { PutCommand } from '@aws-sdk/lib-dynamodb';\nconst BIG = {\n${big}\n};\nexport async function f() {\n  await doc.send(new PutCommand({ TableName: 'T', Item: { ...BIG, id: 'x' } }));\n}\n`;
+    const item = prop(extract(src, 'typescript').sites[0]?.params, 'Item');
+    assert.equal(item?.kind === 'object' && item.properties.length, 150_001);
+  });
+
+  it('Python: {**BIG, "id": ...} with BIG a dict of 150,000 entries', async () => {
+    await initParsers();
+    const big = Array.from({ length: 150_000 }, (_, i) => `  "k${i.toString(36)}": 1,`).join('\n');
+    const src = `import boto3\ntable = boto3.resource('dynamodb').Table('T')\nBIG = {\n${big}\n}\ndef f():\n    table.put_item(Item={**BIG, 'id': 'x'})\n`;
+    const item = prop(extract(src, 'python').sites[0]?.params, 'Item');
+    assert.equal(item?.kind === 'object' && item.properties.length, 150_001);
+  });
+
   it('dropHeldShapes looks through a site holding a list of 150,000 items', () => {
     const { site } = big();
     const shape = { ...site, range: { start: site.range.start + 1, end: site.range.end - 1 } };

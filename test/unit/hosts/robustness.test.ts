@@ -120,6 +120,35 @@ for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaF
       doc.dispose();
     });
 
+    it('a function added later that a helper of a unit calls (h calls a not-yet-defined g) re-reads the unit', () => {
+      // Before: u calls h, h calls g, no g (or two: not resolved). Then g, sending an ADD, is added in its own statement
+      // (away from h: z, sending a request of its own, in between).
+      const [before, g, twoG] = lang === 'go'
+        ? [
+            `package x\n\nfunc u(ctx context.Context, c *dynamodb.Client) {\n\th(ctx, c)\n}\n\nfunc h(ctx context.Context, c *dynamodb.Client) {\n\tg(ctx, c)\n}\n\nfunc z(ctx context.Context, c *dynamodb.Client) {\n\tc.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String("T")})\n}\n`,
+            `\nfunc g(ctx context.Context, c *dynamodb.Client) {\n\tc.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String("T"), UpdateExpression: aws.String("ADD n :d"), ExpressionAttributeValues: map[string]types.AttributeValue{":d": &types.AttributeValueMemberN{Value: "-1"}}})\n}\n`,
+            false,
+          ]
+        : [
+            `class A {\n    void u(DynamoDbClient ddb) {\n        h(ddb);\n    }\n\n    void h(DynamoDbClient ddb) {\n        g(ddb);\n    }\n\n    void z(DynamoDbClient ddb) {\n        ddb.deleteItem(DeleteItemRequest.builder().tableName("T").build());\n    }\n\n    void g(String s) {\n    }\n\n    void g(String s, int n) {\n    }\n}\n`,
+            `\n    void g(DynamoDbClient ddb) {\n        ddb.updateItem(UpdateItemRequest.builder().tableName("T").updateExpression("ADD n :d").expressionAttributeValues(Map.of(":d", AttributeValue.fromN("-1"))).build());\n    }\n`,
+            true,
+          ];
+      const doc = createDocumentExtractor(lang);
+      assert.deepEqual(strip(doc.update(before).sites), strip(extract(before, lang).sites));
+      // Java: two g's first (several definitions: not resolved); one of them removed, the other replaced by the sender.
+      const at = twoG ? before.lastIndexOf('\n    void g(String s) {') : before.length;
+      const end = twoG ? before.lastIndexOf('\n}') : before.length;
+      const next = before.slice(0, at) + g + before.slice(end);
+      const incremental = doc.stats.incremental;
+      const got = doc.update(next, [{ start: at, end, text: g }]);
+      assert.equal(doc.stats.incremental, incremental + 1);
+      const fresh = extract(next, lang).sites;
+      assert.ok(fresh.some((s) => s.forwarded && next.slice(s.range.start, s.range.end).startsWith('h(') && s.range.start < next.indexOf(lang === 'go' ? 'func h(' : 'void h(')), 'u forwards the request of g through h');
+      assert.deepEqual(strip(got.sites), strip(fresh));
+      doc.dispose();
+    });
+
     it('typing a file in chunks ends in the fresh extraction', () => {
       const full = make(200);
       const doc = createDocumentExtractor(lang);
