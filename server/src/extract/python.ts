@@ -35,6 +35,10 @@ const QUERY = `
 /** Sites of request-shaped dicts (`PyExtractor.shapeSite`): dropped when another site's parameters contain them. */
 const shapeSites = new WeakSet<RequestSite>();
 
+/** `return p` around a mention of a local name: the text before it, and after it (the value ends there). */
+const PY_RETURN_BEFORE = /(?:^|[^\w.])return\s+\(?\s*$/;
+const PY_RETURN_AFTER = /^\s*(?:[)\n#;]|$|\[|\.)/;
+
 
 /** Is the node inside a call's arguments (up to its function, lambda or class)? Then that call decides what it is. */
 function inCallArguments(n: TNode): boolean {
@@ -607,16 +611,25 @@ class PyExtractor {
       if (this.text.slice(from, at + last.length) !== h.name) return true;
       const before = this.text.slice(Math.max(from0, from - 16), from);
       const after = this.text.slice(at + last.length, Math.min(h.fn.range.end, at + last.length + 400));
-      if (/(?:^|[^\w.])return\s+\(?\s*$/.test(before) && /^\s*(?:[)\n#;]|$|\[|\.)/.test(after)) return false;
+      if (PY_RETURN_BEFORE.test(before) && PY_RETURN_AFTER.test(after)) return false;
       if (/(?:^|[^\w.])del\s+$/.test(before)) return false;
       return !mutatedLater(h.name, h.name + after, 'python');
     });
   }
 
+  /** Whether the function returns the name holding a dict (`return p`): the caller may then add to it. */
+  private returnedBy(h: { name: string; top: TNode; fn: Fn }): boolean {
+    if (h.name.includes('.') || h.name.includes('[')) return false;
+    const from0 = h.top.endIndex;
+    return (this.mentionsIn(h.fn).all.get(h.name) ?? []).some(
+      (at) => at >= from0 && PY_RETURN_BEFORE.test(this.text.slice(Math.max(from0, at - 16), at)) && PY_RETURN_AFTER.test(this.text.slice(at + h.name.length, Math.min(h.fn.range.end, at + h.name.length + 400))),
+    );
+  }
+
   /**
    * A dict held by a name that the function changes afterwards (`p['ExpressionAttributeValues'] = ...`,
    * `p.update(...)`, `ops['bump']['X'] = ...`) is not the whole request: marked incomplete (nested: every map in it), so
-   * what the change may add is unknown, never missing. A returned dict or one held by nothing is taken as written.
+   * what the change may add is unknown, never missing. A returned one is incomplete too (`shapeSite`).
    * Only the text around each later mention of the name is read (a change starts there): linear in the mentions.
    */
   private markHolderMutated(n: TNode, params: VNode, h = this.holderOf(n)): void {
@@ -649,6 +662,11 @@ class PyExtractor {
     const h = this.holderOf(n);
     if (h && this.flowsOn(h)) return undefined;
     this.markHolderMutated(n, params, h);
+    // Returned (`return {...}`, a lambda's body, `return p`): the caller may add to it (a names map, a condition), so
+    // what it lacks is unknown, not missing; what it holds is still checked.
+    let up = n.parent;
+    while (up?.type === 'parenthesized_expression') up = up.parent;
+    if (h ? this.returnedBy(h) : up?.type === 'return_statement' || up?.type === 'lambda') params.complete = false;
     const style = inferStyle(params, 'low-level');
     const p = n.parent;
     const named = p?.type === 'pair' ? p.childForFieldName('key') : p?.type === 'assignment' ? p.childForFieldName('left') : undefined;

@@ -36,6 +36,9 @@ const CLIENTS: Record<ClientKind, { style: ValueStyle; sdk: string; methods?: Ma
 const V3_LOW = '@aws-sdk/client-dynamodb';
 const V3_DOC = '@aws-sdk/lib-dynamodb';
 const isV2Module = (m: string) => m === 'aws-sdk' || m.startsWith('aws-sdk/');
+/** `return p` around a mention of a local name: the text before it, and after it (the value ends there). */
+const RETURN_BEFORE = /(?:^|[^\w$.])return\s*\(?\s*$/;
+const RETURN_AFTER = /^\s*(?:[);}\n]|$|\[|\.|!)/;
 
 /**
  * A top-level statement. While it is extracted it holds its parse (`stmt`); afterwards only its boundaries, its sites,
@@ -233,6 +236,8 @@ class UnitExtractor {
   private typed: Candidate[] = [];
   private plain: Candidate[] = [];
   private shapes: Candidate[] = [];
+  /** Expressions a function returns (unwrapped): a request-shaped literal there is incomplete (`shapeSite`). */
+  private readonly returnedLiterals = new Set<ts.Node>();
   readonly deferred: Candidate[] = [];
   readonly consumed = new Set<ts.Node>();
   /** Consumed object literals bound to module-level names (the only ones other statements' deferred candidates test). */
@@ -401,6 +406,9 @@ class UnitExtractor {
       const h = this.holderOf(lit);
       if (h && this.flowsOn(h)) return undefined;
       this.markHolderMutated(lit, params, h);
+      // Returned (`return {...}`, an arrow's body, `return p`): the caller may add to it (a names map, a condition), so
+      // what it lacks is unknown, not missing; what it holds is still checked.
+      if (h ? this.returnedBy(h) : this.returnedLiterals.has(lit)) params.complete = false;
     }
     const style = inferStyle(params, this.usesLib ? 'document' : 'low-level');
     const v2 = !this.usesV3;
@@ -507,16 +515,25 @@ class UnitExtractor {
       if (text.slice(from, at + last.length) !== h.name) return true;
       const before = text.slice(Math.max(h.restPos, from - 24), from);
       const after = text.slice(at + last.length, Math.min(h.block.end, at + last.length + 400));
-      if (/(?:^|[^\w$.])return\s*\(?\s*$/.test(before) && /^\s*(?:[);}\n]|$|\[|\.|!)/.test(after)) return false;
+      if (RETURN_BEFORE.test(before) && RETURN_AFTER.test(after)) return false;
       if (/(?:Object\.assign\(\s*|delete\s+)$/.test(before)) return false;
       return !mutatedLater(h.name, h.name + after, 'js');
     });
   }
 
+  /** Whether the function returns the name holding a literal (`return p`): the caller may then add to it. */
+  private returnedBy(h: { name: string; restPos: number; block: ts.Node }): boolean {
+    if (h.name.includes('.')) return false;
+    const text = this.unit.sf.text;
+    return (this.mentionsIn(h.block).all.get(h.name) ?? []).some(
+      (at) => at >= h.restPos && RETURN_BEFORE.test(text.slice(Math.max(h.restPos, at - 24), at)) && RETURN_AFTER.test(text.slice(at + h.name.length, Math.min(h.block.end, at + h.name.length + 400))),
+    );
+  }
+
   /**
    * A literal held by a name that the function changes afterwards (`p.ExpressionAttributeValues = ...`,
    * `Object.assign(p, ...)`, `ops.bump.X = ...`) is not the whole request: marked incomplete (nested: every map in it),
-   * so what the change may add is unknown, never missing. A returned literal or one held by nothing is taken as written.
+   * so what the change may add is unknown, never missing. A returned one is incomplete too (`shapeSite`).
    * Only the text around each later mention of the name is read (a change starts there): linear in the mentions.
    */
   private markHolderMutated(lit: ts.Node, params: VNode, h = this.holderOf(lit)): void {
@@ -581,6 +598,9 @@ class UnitExtractor {
         // `(): UpdateCommandInput => ({ ... })`: the concise body is the returned literal.
         if (ret && ts.isArrowFunction(n) && !ts.isBlock(n.body) && ts.isObjectLiteralExpression(unwrap(n.body))) this.typed.push({ node: n.body, fn, returnType: ret });
       }
+      // What a function returns (`return {...}`, an arrow's concise body): a literal there may be completed by the caller.
+      if (ts.isArrowFunction(n) && !ts.isBlock(n.body)) this.returnedLiterals.add(unwrap(n.body));
+      else if (n.kind === K.ReturnStatement && (n as ts.ReturnStatement).expression) this.returnedLiterals.add(unwrap((n as ts.ReturnStatement).expression!));
       switch (n.kind) {
         case K.ReturnStatement: {
           const e = (n as ts.ReturnStatement).expression;

@@ -54,10 +54,13 @@ describe('extract: request-shaped literals', () => {
     const tsSites = extract(ts, 'typescript').sites;
     assert.equal(tsSites.length, n);
     assert.equal(tsSites[n - 1].params.complete, false, 'the literal changed later is incomplete');
-    assert.equal(tsSites[0].params.complete, true);
+    assert.equal(tsSites[0].params.complete, false, 'p0 is returned: the caller may complete it');
+    assert.equal(tsSites[1].params.complete, true);
     const py = `def f():\n${Array.from({ length: n }, (_, i) => `    p${i} = {"Key": {"id": ${i}}, "UpdateExpression": "SET a = :a"}`).join('\n')}\n    p9999["ExpressionAttributeValues"] = {":a": 1}\n    return p0\n`;
     const pySites = extract(py, 'python').sites;
     assert.equal(pySites.length, n);
     assert.equal(pySites[n - 1].params.complete, false);
+    assert.equal(pySites[0].params.complete, false, 'p0 is returned: the caller may complete it');
+    assert.equal(pySites[1].params.complete, true);
   });
 });

@@ -26,10 +26,16 @@ const cases: ShapeCase[] = [
     expect: ['reserved-word name'],
   },
   {
-    name: 'a literal a local builder returns',
-    ts: `export const build = (id: string) => ({ Key: { id }, UpdateExpression: 'SET #a = :v', ExpressionAttributeValues: { ':v': 1 } });\n`,
-    py: `def build(pk):\n    return {'Key': {'id': pk}, 'UpdateExpression': 'SET #a = :v', 'ExpressionAttributeValues': {':v': 1}}\n`,
-    expect: ['undefined-name #a'],
+    name: 'a literal a local builder returns: what it holds is checked, what it lacks the caller may add (no undefined-name)',
+    ts: `export const build = (id: string) => ({ Key: { id }, UpdateExpression: 'SET #a = :v, name = :v', ExpressionAttributeValues: { ':v': 1 } });\n`,
+    py: `def build(pk):\n    return {'Key': {'id': pk}, 'UpdateExpression': 'SET #a = :v, name = :v', 'ExpressionAttributeValues': {':v': 1}}\n`,
+    expect: ['reserved-word name'],
+  },
+  {
+    name: 'a literal returned through parentheses and a cast: the same',
+    ts: `export function build(id: string) {\n  return ({ Key: { id }, UpdateExpression: 'SET #a = :v', ExpressionAttributeValues: { ':v': 1 } } as const);\n}\n`,
+    py: `build = lambda pk: ({'Key': {'id': pk}, 'UpdateExpression': 'SET #a = :v', 'ExpressionAttributeValues': {':v': 1}})\n`,
+    expect: [],
   },
   {
     name: 'a test fixture list in a function',
@@ -68,9 +74,15 @@ const cases: ShapeCase[] = [
     expect: [],
   },
   {
-    name: 'control: held by a name that is only returned, it is the builder\'s request',
+    name: 'held by a name that is returned: the builder\'s request, which the caller may complete (no undefined-name)',
     ts: `export function build(id: string) {\n  const p = { Key: { id }, UpdateExpression: 'SET #a = :a', ExpressionAttributeValues: { ':a': 1 } };\n  return p;\n}\n`,
     py: `def build(pk):\n    p = {'Key': {'id': pk}, 'UpdateExpression': 'SET #a = :a', 'ExpressionAttributeValues': {':a': 1}}\n    return p\n`,
+    expect: [],
+  },
+  {
+    name: 'control: held by a name that is not returned, what it lacks is missing',
+    ts: `export function build(id: string) {\n  const p = { Key: { id }, UpdateExpression: 'SET #a = :a', ExpressionAttributeValues: { ':a': 1 } };\n  return 1;\n}\n`,
+    py: `def build(pk):\n    p = {'Key': {'id': pk}, 'UpdateExpression': 'SET #a = :a', 'ExpressionAttributeValues': {':a': 1}}\n    return 1\n`,
     expect: ['undefined-name #a'],
   },
   {
