@@ -5,7 +5,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { extract, prop } from '../../../server/src/extract';
+import type { RequestSite } from '../../../server/src/extract/model';
 import { runRules } from '../../../server/src/rules';
+import { runRuleSet } from '../../../server/src/rules/run';
+import type { Rule } from '../../../server/src/rules/types';
 import { Case, lint, ruleCases } from './check';
 
 const tsBranches = (a: string, b: string) =>
@@ -117,5 +120,27 @@ describe('fixes on alternatives: a tree larger than a call takes arguments', () 
     assert.deepEqual(errors, [], 'no post-step failed and fell back');
     assert.equal(findings.length, 1);
     assert.equal(findings[0].fixes?.length, 1, 'the fix of the one branch holding the reserved word');
+  });
+});
+
+describe('fixes on alternatives: a check that fails withholds fixes, never findings', () => {
+  it('the alternatives check throwing keeps the finding, without its fix, and logs', () => {
+    const text = 'p = { a: 1 }\n';
+    // Two alternatives whose tree cannot be read: the check of fixes on alternatives throws.
+    const params = { kind: 'object', range: { start: 4, end: 12 }, complete: true, get properties(): never { throw new RangeError('Maximum call stack size exceeded'); } };
+    const sites = [0, 1].map((index) => ({ api: 'UpdateItem', range: { start: 4, end: 12 }, params, alternative: { index, count: 2 } }) as unknown as RequestSite);
+    const rule: Rule = {
+      id: 'probe',
+      meta: { description: 'probe', docs: '', defaultSeverity: 'warning', fixable: true, category: 'correctness' } as Rule['meta'],
+      check: () => [{ ruleId: 'probe', message: 'probe', range: { start: 6, end: 7 }, fixes: [{ title: 'rename', edits: [{ range: { start: 6, end: 7 }, newText: 'b' }], safe: true }] }],
+    };
+    const logged: string[] = [];
+    const findings = runRuleSet([rule], text, 'typescript', sites, { log: (m) => logged.push(m) });
+    assert.deepEqual(
+      findings.map((f) => [f.ruleId, f.message, f.fixes]),
+      [['probe', 'probe', undefined]],
+    );
+    assert.equal(logged.length, 1);
+    assert.match(logged[0], /alternatives check of fixes failed, their fixes are withheld: RangeError/);
   });
 });
