@@ -281,8 +281,9 @@ export class GoBuilders {
     else if (v.kind === 'number') out = av('N', v);
     else if (v.kind === 'string') out = av('S', v);
     else if (v.kind === 'bool') out = av('BOOL', v);
-    else if (v.kind === 'unknown' && v.sign) out = av('N', v);
+    // A string first: `expression.Value(strconv.Itoa(-n))` is an S whatever the number's sign.
     else if (v.kind === 'unknown' && v.type === 'S') out = av('S', v);
+    else if (v.kind === 'unknown' && v.sign) out = av('N', v);
     else out = { kind: 'unknown', range: { ...r }, text: text.slice(0, 120) };
     return { t: 'value', value: out, r };
   }

@@ -595,11 +595,13 @@ class GoHost implements TreeHost {
       if (args[0].type === 'map_type') return { kind: 'object', properties: [], complete: true, range: this.range(n) };
       return this.unknown(n);
     }
-    if (/^(Itoa|FormatInt|Sprint)$/.test(name) && args.length >= 1) {
-      // The number's text keeps its sign: `strconv.Itoa(-n)` is still a decrement.
+    if ((/^(Itoa|Sprint)$/.test(name) && args.length === 1) || (name === 'FormatInt' && args.length === 2 && this.src(args[1]).trim() === '10')) {
+      // A string (`expression.Value(strconv.Itoa(n))` is an S), keeping the number's sign: as the Value of an
+      // AttributeValueMemberN, `strconv.Itoa(-n)` is still a decrement.
       const v = this.value(args[0], depth + 1, hops);
-      if (v.kind === 'number') return v;
-      if (v.kind === 'unknown' && v.sign) return { ...this.unknown(n, 'S'), sign: v.sign };
+      const num = v.kind === 'number' ? Number(v.text) : NaN;
+      const sign = num < 0 ? -1 : num > 0 ? 1 : v.kind === 'unknown' && v.type !== 'S' ? v.sign : undefined;
+      return sign ? { ...this.unknown(n, 'S'), sign } : this.unknown(n, 'S');
     }
     if (/^(Sprintf|Sprint|Join|Itoa|FormatInt|FormatFloat|ToUpper|ToLower|TrimSpace|Replace|ReplaceAll)$/.test(name)) return this.unknown(n, 'S');
     return this.unknown(n);

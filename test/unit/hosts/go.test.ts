@@ -322,6 +322,18 @@ ${body}
     assert.equal(text.slice(f.range.start, f.range.end), 'expression.Name("stock"), expression.Value(-n)');
   });
 
+  it('expression.Value(strconv.Itoa(n)) is a string: an ADD of it is add-on-non-number, never a decrement (-n, -1 included)', () => {
+    for (const arg of ['strconv.Itoa(n)', 'strconv.Itoa(-n)', 'strconv.Itoa(-1)', 'strconv.FormatInt(int64(-n), 10)', 'fmt.Sprint(-n)']) {
+      const text = request(`	expr, _ := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("stock"), expression.Value(${arg}))).Build()`);
+      const { sites, findings } = lint(text);
+      const values = prop(sites[0].params, 'ExpressionAttributeValues') as { properties: { value: { properties: { key: string }[] } }[] };
+      assert.equal(values.properties[0].value.properties[0].key, 'S', arg);
+      const ids = findings.map((f) => f.ruleId);
+      assert.ok(!ids.includes('decrement-without-floor'), `${arg}: ${ids.join()}`);
+      assert.ok(ids.includes('add-on-non-number'), `${arg}: ${ids.join()}`);
+    }
+  });
+
   it('unknown builder parts are unknown (silent): if/else arms, a loop, an unknown call, a name that is not a literal', () => {
     const bodies = [
       `	u := expression.Set(expression.Name("a"), expression.Value(1))
