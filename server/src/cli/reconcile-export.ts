@@ -11,7 +11,7 @@ import { ExportOptions, ExportReport, describeExports, reconcileExport, reconcil
 import { DIALECTS, Dialect, RESULT_COLUMNS } from '../reconcile/export/query';
 import { formatRepair, formatTable, toCsv } from '../reconcile/format';
 import { repair } from '../reconcile/repair';
-import { CounterPattern, DriftRow, ReconcileError, RepairReport, RepairResult } from '../reconcile/types';
+import { CounterPattern, DriftRow, ReconcileError, RepairReport } from '../reconcile/types';
 import { planOf } from '../reconcile/engine';
 import { CliIO, EXIT, UsageError, parseArgs } from './command';
 
@@ -256,10 +256,8 @@ async function runRepair(o: Options, io: ExportIO, report: ExportReport): Promis
     const repaired: RepairReport = parents.length
       ? await repair(client, { table: o.table!, pattern: o.pattern, parents, expected: writable.map((d) => ({ seen: seenOf(d), actual: d.actual })), signal: io.signal })
       : { results: [], written: 0, consumedRcu: 0, consumedWcu: 0, elapsedMs: 0 };
-    repaired.results.push(
-      ...report.drifted.filter((d) => d.note).map((d): RepairResult => ({ key: d.key, outcome: { status: 'not-attempted', reason: d.note! } })),
-      ...report.orphans.map((d): RepairResult => ({ key: d.key, outcome: { status: 'no-parent' } })),
-    );
+    for (const d of report.drifted) if (d.note) repaired.results.push({ key: d.key, outcome: { status: 'not-attempted', reason: d.note } });
+    for (const d of report.orphans) repaired.results.push({ key: d.key, outcome: { status: 'no-parent' } });
     return { repaired };
   } finally {
     client.destroy();

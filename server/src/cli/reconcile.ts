@@ -8,7 +8,7 @@
  * lost write a re-read did not find.
  */
 import { createInterface } from 'node:readline';
-import { CounterPattern, ReconcileError, ReconcileReport, RepairReport, RepairResult, Scope } from '../reconcile/types';
+import { CounterPattern, ReconcileError, ReconcileReport, RepairReport, Scope } from '../reconcile/types';
 import { Connection, createClient, endpointProblem } from '../reconcile/client';
 import { reconcile } from '../reconcile/engine';
 import { repair } from '../reconcile/repair';
@@ -207,10 +207,8 @@ export async function reconcileCommand(argv: string[], io: ReconcileIO): Promise
         repaired = parents.length
           ? await repair(client, { table: o.table, pattern: o.pattern, parents, signal: io.signal })
           : { results: [], written: 0, consumedRcu: 0, consumedWcu: 0, elapsedMs: 0 };
-        repaired.results.push(
-          ...report.drifted.filter((d) => d.note).map((d): RepairResult => ({ key: d.key, outcome: { status: 'not-attempted', reason: d.note! } })),
-          ...report.orphans.map((d): RepairResult => ({ key: d.key, outcome: { status: 'no-parent' } })),
-        );
+        for (const d of report.drifted) if (d.note) repaired.results.push({ key: d.key, outcome: { status: 'not-attempted', reason: d.note } });
+        for (const d of report.orphans) repaired.results.push({ key: d.key, outcome: { status: 'no-parent' } });
       }
     }
     if (o.format === 'json') io.stdout(JSON.stringify(jsonReport(report, repaired), null, 2) + '\n');

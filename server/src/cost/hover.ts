@@ -93,8 +93,14 @@ export function renderCostHover(e: CostEstimate): string {
       lines.push(`**Provisioned** (this table) for 1 call/s: ${provisioned}`, `On-demand instead: ${onDemand}`);
     }
   }
-  if (e.assumptions.length) lines.push('', ...e.assumptions.map((a) => `_${a}_`));
-  if (e.advice.length) lines.push('', ...e.advice.map((a) => `- ${a}`));
+  if (e.assumptions.length) {
+    lines.push('');
+    for (const a of e.assumptions) lines.push(`_${a}_`);
+  }
+  if (e.advice.length) {
+    lines.push('');
+    for (const a of e.advice) lines.push(`- ${a}`);
+  }
   return lines.join('\n');
 }
 

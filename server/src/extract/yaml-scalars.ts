@@ -197,7 +197,7 @@ export function decodeBlock(text: string, start: number, end: number, parentInde
         break;
       }
     }
-    if (indent < 0) indent = Math.max(0, ...lines.map((l) => l.e - l.s));
+    if (indent < 0) indent = lines.reduce((m, l) => Math.max(m, l.e - l.s), 0);
   }
   const b = new Builder();
   /** Content lines: offset of first content char, or undefined for an empty line. */

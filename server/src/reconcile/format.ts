@@ -36,7 +36,7 @@ function patternLabel(r: ReconcileReport): string {
 }
 
 function grid(head: string[], rows: string[][], right: Set<number>): string[] {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const w = head.map((h, i) => rows.reduce((m, r) => Math.max(m, r[i].length), h.length));
   const line = (r: string[]) => r.map((c, i) => (right.has(i) ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ').trimEnd();
   return [line(head), w.map((x) => '-'.repeat(x)).join('  '), ...rows.map(line)];
 }

@@ -36,8 +36,10 @@ export function tableMarkdown(t: TableDef): string {
     `- key: ${keyText(t.partition)} (partition)${t.sort ? ` + ${keyText(t.sort)} (sort)` : ''}`,
     `- billing: ${t.billing ? codeSpan(t.billing) : 'not given'}`,
   ];
-  if (t.indexes.length) lines.push(`- indexes:`, ...t.indexes.map((i) => '  ' + indexLine(i)));
-  else lines.push(`- indexes: ${t.indexesKnown ? 'none' : 'not all readable'}`);
+  if (t.indexes.length) {
+    lines.push(`- indexes:`);
+    for (const i of t.indexes) lines.push('  ' + indexLine(i));
+  } else lines.push(`- indexes: ${t.indexesKnown ? 'none' : 'not all readable'}`);
   if (!t.indexesKnown && t.indexes.length) lines.push('- (some indexes could not be read)');
   return lines.join('\n');
 }
