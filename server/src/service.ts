@@ -29,7 +29,7 @@ import { quoteOf } from './fix/edits';
 import { cursorContext, wordAt } from './language/context';
 import { WORDS, WordInfo, wordInfo, wordMarkdown } from './language/knowledge';
 import { isReservedWord } from './expression/reserved-words';
-import { allRules, runRules } from './rules';
+import { type DefinitionProblemAt, allRules, runRules } from './rules';
 import { RuleCache, type RuleCacheStats } from './rules/incremental';
 import { disableNextLineEdit } from './rules/suppression';
 import { codeSpan, fence } from './language/markdown';
@@ -202,7 +202,9 @@ export class DynalintService {
         t0 = performance.now();
         if (lintable) {
           try {
-            analysis.findings = this.rules(text, languageId, analysis.sites, settings, this.extractors.get(doc.uri)?.rules);
+            // Definitions in this document the table index could not read: findings of its own lint (table-definition).
+            const definitionProblems = this.tables?.problems(doc.uri).map((p) => ({ message: p.message, range: { start: doc.offsetAt(p.location.range.start), end: doc.offsetAt(p.location.range.end) } }));
+            analysis.findings = this.rules(text, languageId, analysis.sites, settings, this.extractors.get(doc.uri)?.rules, definitionProblems);
           } catch (e) {
             fail(e);
           }
@@ -218,8 +220,8 @@ export class DynalintService {
   }
 
   /** `cache`: the document's rule cache, only for the sites its own extractor returned (never a fix-all re-lint). */
-  private rules(text: string, languageId: string, sites: RequestSite[], settings: DynalintSettings, cache?: RuleCache): Finding[] {
-    return runRules(text, languageId, sites, { settingsRules: settings.rules, log: this.log, tables: this.tables, cache });
+  private rules(text: string, languageId: string, sites: RequestSite[], settings: DynalintSettings, cache?: RuleCache, definitionProblems?: DefinitionProblemAt[]): Finding[] {
+    return runRules(text, languageId, sites, { settingsRules: settings.rules, log: this.log, tables: this.tables, cache, definitionProblems });
   }
 
   /** One incremental extractor per open document (re-parses only around the edit), with its rule cache. */

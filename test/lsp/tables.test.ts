@@ -124,11 +124,60 @@ describe('lsp: table definitions from the workspace', function () {
     assert.match(String(p.diagnostics[0].message), /KeySchema is not a literal/);
   });
 
+  it('an open definition file reports that problem in its own lint (its one set of diagnostics); closed, it is pushed again', async () => {
+    const uri = pathToFileURL(join(dir, 'broken.yaml')).href;
+    const BROKEN = 'Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      KeySchema: !If [c, a, b]\n';
+    await client.open(uri, 'yaml', BROKEN);
+    const ds = await client.diagnosticsFor(uri, 1);
+    assert.deepEqual(ds.map((d) => [d.code, d.range.start.line]), [['table-definition', 1]]);
+    // A round trip: whatever the server pushed before answering has arrived; the last set for the file is the lint's.
+    await client.hover(uri, { line: 0, character: 0 });
+    const last = () => client.published.filter((x) => x.uri === uri).at(-1)!;
+    assert.equal(last().version, 1, 'no versionless push from the table index replaced the lint');
+    const before = client.published.length;
+    await client.close(uri);
+    const again = await client.waitFor(
+      () => client.published.slice(before).find((x) => x.uri === uri && x.version === undefined && x.diagnostics.length),
+      'the problem pushed again once the file is closed',
+    );
+    assert.deepEqual(again.diagnostics.map((d) => d.code), ['table-definition']);
+  });
+
   it('re-lints open documents when a template changes on disk', async () => {
     const before = client.published.length;
     writeFileSync(join(dir, 'template.yaml'), TEMPLATE.replace('        - AttributeName: SK\n          KeyType: RANGE\n', ''));
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: templateUri, type: 2 }] });
     const p = await client.waitFor(() => client.published.slice(before).find((x) => x.uri === handlerUri()), 'handler re-linted');
     assert.deepEqual(p.diagnostics.map((d) => d.code), []);
+  });
+});
+
+describe('lsp: table definition problems with a client that pulls diagnostics', function () {
+  let client: LspClient;
+  let dir: string;
+  const BROKEN = 'Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      KeySchema: !If [c, a, b]\n';
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dynalint-tables-pull-'));
+    writeFileSync(join(dir, 'broken.yaml'), BROKEN);
+    client = await LspClient.start({ folders: [pathToFileURL(dir).href], pull: true });
+  });
+  after(async () => {
+    await client?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('pushed while closed; once open, in the pulled report and the pushed set cleared (not shown twice); closed, pushed again', async () => {
+    const uri = pathToFileURL(join(dir, 'broken.yaml')).href;
+    const pushed = (from = 0) => client.published.slice(from).filter((x) => x.uri === uri);
+    await client.waitFor(() => pushed().find((x) => x.diagnostics.length), 'pushed while closed');
+    let mark = client.published.length;
+    await client.open(uri, 'yaml', BROKEN);
+    await client.waitFor(() => pushed(mark).find((x) => x.diagnostics.length === 0), 'the pushed set cleared on open');
+    const report = (await client.pullDiagnostics(uri)) as { kind: string; items: { code?: string | number }[] };
+    assert.deepEqual(report.items.map((d) => d.code), ['table-definition']);
+    mark = client.published.length;
+    await client.close(uri);
+    const again = await client.waitFor(() => pushed(mark).find((x) => x.diagnostics.length), 'pushed again once closed');
+    assert.deepEqual(again.diagnostics.map((d) => d.code), ['table-definition']);
   });
 });

@@ -133,6 +133,7 @@ export function startServer(connection: Connection): ServerHandle {
   connection.onInitialize((params): InitializeResult => {
     const caps = params.capabilities;
     pullDiagnostics = !!caps.textDocument?.diagnostic;
+    tables.pull = pullDiagnostics;
     refreshSupport = !!caps.workspace?.diagnostics?.refreshSupport;
     configurationChanges = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     folders = toPaths(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
@@ -187,6 +188,7 @@ export function startServer(connection: Connection): ServerHandle {
   documents.onDidOpen((e) => {
     toFile(`didOpen ${e.document.uri} v${e.document.version}`);
     if (!pullDiagnostics) scheduler.request(e.document.uri);
+    tables.documentOpened(e.document.uri);
   });
   documents.onDidChangeContent((e) => {
     tables.documentChanged(e.document);

@@ -8,6 +8,7 @@ import { DiagnosticSeverity, FileChangeType } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileURLToPath } from 'node:url';
 import { TableIndex } from '../tables';
+import { hostOf, resolveLanguageId } from '../extract';
 import { extractTables, ensureTableParsers, mayDefineTables, tableFileKind } from '../tables/extract';
 import { label, scanTables, tablesOfFile } from '../tables/scan';
 import { TABLE_DEFINITION } from '../rules/table/table-definition';
@@ -96,24 +97,48 @@ export class WorkspaceTables {
     });
   }
 
-  /** A closed document: what counts again is the file on disk. */
-  documentClosed(uri: string): void {
-    if (!this.index.uris().includes(uri)) return;
-    void this.update(uri).then((changed) => changed && this.relint());
+  /** An opened document reports its own definition problems from now on (the service's lint): stop pushing them here. */
+  documentOpened(uri: string): void {
+    if (this.published.has(uri)) this.publishProblems();
   }
 
+  /** A closed document: what counts again is the file on disk, and its problems are pushed from here again. */
+  documentClosed(uri: string): void {
+    if (!this.index.uris().includes(uri)) return;
+    void this.update(uri).then((changed) => {
+      if (!changed) this.publishProblems();
+      if (changed) this.relint();
+    });
+  }
+
+  /**
+   * Push the problems of definition files that are not open. An open document's problems are findings of its own lint
+   * (service.ts, rule table-definition), in its one set of diagnostics: a push here would replace that set in a push
+   * client, or show the problems twice next to the pulled ones. Leaving an open document: with pull diagnostics the
+   * pushed set is its own collection (cleared here); with push, the lint's publish has replaced it (nothing sent, which
+   * could race with that publish).
+   */
   private publishProblems(): void {
     const now = new Set<string>();
     for (const uri of this.index.uris()) {
       const problems = this.index.problems(uri);
-      if (!problems.length) continue;
+      if (!problems.length || this.linted(uri)) continue;
       now.add(uri);
       void this.connection.sendDiagnostics({
         uri,
         diagnostics: problems.map((p) => ({ range: p.location.range, severity: DiagnosticSeverity.Information, code: TABLE_DEFINITION, codeDescription: { href: docsUrl(TABLE_DEFINITION) }, source: DIAGNOSTIC_SOURCE, message: p.message })),
       });
     }
-    for (const uri of this.published) if (!now.has(uri)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+    for (const uri of this.published) if (!now.has(uri) && (this.pull || !this.linted(uri))) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
     this.published = now;
+  }
+
+  /** Whether the client pulls the documents' diagnostics (set from its capabilities at initialize). */
+  pull = false;
+
+  /** An open document a host reads (so its lint reports its problems); a Terraform file, say, is never linted. */
+  private linted(uri: string): boolean {
+    const doc = this.documents.get(uri);
+    return !!doc && hostOf(resolveLanguageId(doc.languageId, uri)) !== undefined;
   }
 }

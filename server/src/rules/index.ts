@@ -8,7 +8,7 @@ import { expressionRules } from './expression-rules';
 import { RunConfig, runRuleSet } from './run';
 import type { Finding, Rule } from './types';
 
-export { resolveSeverity, type RunConfig } from './run';
+export { resolveSeverity, type DefinitionProblemAt, type RunConfig } from './run';
 export { applyEdits } from './edit';
 export { disableFileEdit, disableNextLineEdit, UNUSED_SUPPRESSION } from './suppression';
 
