@@ -488,8 +488,13 @@ function text(s: string, r: Range): Piece {
 function spanning(pieces: Piece[], r: Range): Piece[] {
   if (!pieces.length) return pieces;
   const out = [...pieces];
-  const start = Math.min(r.start, ...pieces.map((p) => p.r.start));
-  const end = Math.max(r.end, ...pieces.map((p) => p.r.end));
+  // A loop, not Math.min(...): a spread of more than ~120,000 arguments throws a RangeError.
+  let start = r.start;
+  let end = r.end;
+  for (const p of pieces) {
+    if (p.r.start < start) start = p.r.start;
+    if (p.r.end > end) end = p.r.end;
+  }
   const first = out[0];
   out[0] = { ...first, r: { start, end: first.r.end } };
   const last = out[out.length - 1];
@@ -558,8 +563,11 @@ function updatePieces(u: UpdateB): Piece[] {
     out.push(text(`${mode} `, ops[0].r));
     ops.forEach((op, i) => {
       if (i) out.push(text(', ', op.r));
-      out.push(...operandPieces(op.name));
-      if (op.value) out.push(text(mode === 'SET' ? ' = ' : ' ', op.r), ...operandPieces(op.value));
+      for (const p of operandPieces(op.name)) out.push(p);
+      if (op.value) {
+        out.push(text(mode === 'SET' ? ' = ' : ' ', op.r));
+        for (const p of operandPieces(op.value)) out.push(p);
+      }
     });
     out.push(text('\n', ops[ops.length - 1].r));
   }

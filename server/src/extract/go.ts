@@ -141,11 +141,11 @@ class GoHost implements TreeHost {
         const api = this.apiOf(n.childForFieldName('type'));
         if (api) {
           const s = this.site(n, api);
-          if (s) out.push(...expandAlternatives(s.site, s.roots));
+          if (s) for (const x of expandAlternatives(s.site, s.roots)) out.push(x);
           continue;
         }
       }
-      if (n.type === 'call_expression' && depth >= 0) out.push(...this.forwardCall(n, depth, stack, FUNCS.has(unit.type) ? unit : undefined));
+      if (n.type === 'call_expression' && depth >= 0) for (const x of this.forwardCall(n, depth, stack, FUNCS.has(unit.type) ? unit : undefined)) out.push(x);
       for (let i = n.namedChildCount - 1; i >= 0; i--) {
         const c = n.namedChild(i);
         if (c) walk.push(c);
@@ -326,8 +326,9 @@ class GoHost implements TreeHost {
     if (!nested.test(rest)) return;
     const stack: VNode[] = [v];
     for (let x = stack.pop(); x; x = stack.pop()) {
-      if (x.kind === 'object') stack.push(...x.properties.map((p) => p.value));
-      else if (x.kind === 'array') stack.push(...x.items);
+      // Loops, not spreads: a spread of more than ~120,000 arguments throws a RangeError.
+      if (x.kind === 'object') for (const p of x.properties) stack.push(p.value);
+      else if (x.kind === 'array') for (const item of x.items) stack.push(item);
       if (x.kind === 'object' || x.kind === 'array') x.complete = false;
     }
   }
@@ -339,7 +340,9 @@ class GoHost implements TreeHost {
     const out: TNode[] = [];
     for (const c of kids(decl)) {
       if (c.type === 'const_spec' || c.type === 'var_spec') out.push(c);
-      else if (c.type === 'var_spec_list' || c.type === 'const_spec_list') out.push(...kids(c).filter((x) => x.type === 'var_spec' || x.type === 'const_spec'));
+      else if (c.type === 'var_spec_list' || c.type === 'const_spec_list') {
+        for (const x of kids(c)) if (x.type === 'var_spec' || x.type === 'const_spec') out.push(x);
+      }
     }
     return out;
   }
@@ -373,13 +376,13 @@ class GoHost implements TreeHost {
           break;
         }
         case 'const_spec':
-          found.push(...this.specDecls(n));
+          for (const d of this.specDecls(n)) found.push(d);
           break;
         case 'var_spec': {
           // `var items []T`: a nil slice, which `append` grows like an empty one.
           const t = n.childForFieldName('type');
           if (!n.childForFieldName('value') && t?.type === 'slice_type') for (const id of n.childrenForFieldName('name')) if (id) found.push({ name: this.src(id), pos: n.endIndex, value: t });
-          else found.push(...this.specDecls(n));
+          else for (const d of this.specDecls(n)) found.push(d);
           break;
         }
         case 'short_var_declaration':

@@ -160,7 +160,9 @@ export function decodeJavaTextBlock(raw: string, base: number, range: Range): St
   const last = lines[lines.length - 1];
   // The closing delimiter's own line counts when it holds only blanks.
   const significant = lines.filter((l, i) => !blank(l) || (i === lines.length - 1 && l.length > 0) || (i === lines.length - 1 && blank(l)));
-  const min = Math.min(...significant.map((l) => (l === last && blank(l) ? l.length : indent(l))));
+  // A loop, not Math.min(...): a block of more than ~120,000 lines would throw a RangeError.
+  let min = Infinity;
+  for (const l of significant) min = Math.min(min, l === last && blank(l) ? l.length : indent(l));
   const out: JChar[] = [];
   for (const l of lines) {
     const nl = l.length && l[l.length - 1].c === '\n' ? l[l.length - 1] : undefined;
@@ -169,7 +171,7 @@ export function decodeJavaTextBlock(raw: string, base: number, range: Range): St
     let e = body.length;
     while (e > 0 && (body[e - 1].c === ' ' || body[e - 1].c === '\t' || body[e - 1].c === '\f')) e--;
     body = body.slice(0, e);
-    out.push(...body);
+    for (const ch of body) out.push(ch);
     if (nl) out.push(nl);
   }
   const b = new StringBuilder();

@@ -62,7 +62,7 @@ export function maxRef(sites: RequestSite[]): number {
     const v = stack.pop()!;
     if (v.kind === 'string') m = Math.max(m, maxOffset(v));
     else if (v.kind === 'object') for (const p of v.properties) stack.push(p.value);
-    else if (v.kind === 'array' || v.kind === 'set') stack.push(...v.items);
+    else if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
   }
   return m;
 }
