@@ -154,7 +154,7 @@ class JavaHost implements TreeHost {
         if (LAMBDA_APIS.has(name)) {
           const s = this.lambdaSite(n);
           if (s) {
-            out.push(...expandAlternatives(s));
+            for (const x of expandAlternatives(s)) out.push(x);
             continue;
           }
         }
@@ -165,22 +165,22 @@ class JavaHost implements TreeHost {
           const s = api && cls ? this.site(n, api, cls) : undefined;
           const v = s ? undefined : this.builderVarSite(n);
           if (s || v) {
-            out.push(...(s ? expandAlternatives(s) : expandAlternatives(v!.site, v!.roots)));
+            for (const x of s ? expandAlternatives(s) : expandAlternatives(v!.site, v!.roots)) out.push(x);
             continue;
           }
         }
         if (V1_CALL.test(name) && !this.inChain(n)) {
           const s = this.v1Site(n);
           if (s) {
-            out.push(...expandAlternatives(s.site, s.roots));
+            for (const x of expandAlternatives(s.site, s.roots)) out.push(x);
             continue;
           }
         }
-        if (depth >= 0) out.push(...this.forwardCall(n, depth, stack, FUNCS.has(unit.type) ? unit : undefined));
+        if (depth >= 0) for (const x of this.forwardCall(n, depth, stack, FUNCS.has(unit.type) ? unit : undefined)) out.push(x);
       } else if (n.type === 'object_creation_expression' && !this.inChain(n)) {
         const s = this.v1Site(n);
         if (s) {
-          out.push(...expandAlternatives(s.site, s.roots));
+          for (const x of expandAlternatives(s.site, s.roots)) out.push(x);
           continue;
         }
       }
