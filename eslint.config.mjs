@@ -29,5 +29,23 @@ export default tseslint.config(
       ],
     },
   })),
+  // A spread passes one argument per element: past ~120,000 elements (a long list literal, a big constant spread into
+  // a request) the call throws a RangeError ("Maximum call stack size exceeded") and the file loses every finding.
+  {
+    files: ['server/src/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='push'] > SpreadElement",
+          message: 'push(...xs) throws a RangeError past ~120,000 elements (one argument each): loop (for (const x of xs) a.push(x)).',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(min|max)$/] > SpreadElement",
+          message: 'Math.min/max(...xs) throws a RangeError past ~120,000 elements (one argument each): loop or reduce.',
+        },
+      ],
+    },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );
