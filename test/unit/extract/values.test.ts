@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { attrType, extract, initParsers, prop, scalarText } from '../../../server/src/extract';
 import { dropHeldShapes, markIncomplete } from '../../../server/src/extract/infer';
+import { MAX_ITEMS } from '../../../server/src/flow';
 
 /** Each case: ExpressionAttributeValues written in a host language, and the attribute type of each placeholder. */
 const CASES: { name: string; lang: string; text: string; style: string; types: Record<string, string>; scalars?: Record<string, string> }[] = [
@@ -134,6 +135,21 @@ new UpdateCommand({ TableName: 't', Key: { id: 'a' }, UpdateExpression: 'SET a =
     const src = `import { PutCommand } from '@aws-sdk/lib-dynamodb';\nconst BIG = {\n${big}\n};\nexport async function f() {\n  await doc.send(new PutCommand({ TableName: 'T', Item: { ...BIG, id: 'x' } }));\n}\n`;
     const item = prop(extract(src, 'typescript').sites[0]?.params, 'Item');
     assert.equal(item?.kind === 'object' && item.properties.length, 150_001);
+  });
+
+  it('TypeScript: a list [...BIG] and tags.push(...BIG) with BIG an array of 150,000 entries', () => {
+    const big = Array.from({ length: 150_000 }, (_, i) => `${i % 10},`).join('\n');
+    const src =
+      `import { PutCommand } from '@aws-sdk/lib-dynamodb';\nconst BIG = [\n${big}\n];\nexport async function f() {\n` +
+      `  await doc.send(new PutCommand({ TableName: 'T', Item: { id: 'a', tags: [...BIG] } }));\n` +
+      `  const tags = [];\n  tags.push(...BIG);\n  await doc.send(new PutCommand({ TableName: 'T', Item: { id: 'b', tags } }));\n}\n`;
+    const sites = extract(src, 'typescript').sites;
+    const lengths = sites.map((s) => {
+      const l = prop(prop(s.params, 'Item'), 'tags');
+      return l?.kind === 'array' && l.items.length;
+    });
+    // (The data flow keeps the first MAX_ITEMS of a list grown by push, the rest unknown.)
+    assert.deepEqual(lengths, [150_000, MAX_ITEMS]);
   });
 
   it('Python: {**BIG, "id": ...} with BIG a dict of 150,000 entries', async () => {
