@@ -107,6 +107,14 @@ describe('fixes on alternatives: a tree larger than a call takes arguments', () 
     assert.equal(findings[0].fixes?.length, 1, 'the fix of the one branch holding the reserved word');
   });
 
+  it('a branch literal with an array literal of 150,000 items (one a line) next to a reserved word keeps its finding and fix', () => {
+    const big = `{ TableName: 'T', Key: { id }, UpdateExpression: 'SET name = :v', ExpressionAttributeValues: { ':v': 1 }, Extra: [\n${Array.from({ length: 150_000 }, (_, i) => String(i % 10)).join(',\n')}\n] }`;
+    // (lint asserts nothing was logged: no post-step failed and fell back.)
+    const findings = lint(tsBranches(big, tsOther), 'typescript').filter((f) => f.ruleId === 'reserved-word');
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0].fixes?.length, 1, 'the fix of the one branch holding the reserved word');
+  });
+
   it('a branch literal holding an array of 150,000 items next to a reserved word keeps its finding and fix, without a RangeError', () => {
     // stack.push(...items) over 150,000 items overflows V8's stack. The items are added to the extracted tree (an
     // array literal that long in the source is read by extraction steps with their own limits, not the point here).
