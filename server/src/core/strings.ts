@@ -108,3 +108,12 @@ export function concatStrings(pieces: StringNode[], range: Range): StringNode {
   offsets.push(pieces[pieces.length - 1].offsets[pieces[pieces.length - 1].value.length]);
   return { kind: 'string', value: pieces.map((p) => p.value).join(''), offsets, ends, range };
 }
+
+/**
+ * A copy of a string that shares no memory with the one it was cut from. A slice is a view of the whole string in V8:
+ * a unit keeping its statement's text (or a site its strings) kept every version of a large document alive with it
+ * (2.8 MB more per edited statement of a 50,000-line file). Concatenation then slicing makes V8 flatten a new string.
+ */
+export function ownCopy(s: string): string {
+  return (' ' + s).slice(1);
+}

@@ -12,7 +12,8 @@
  */
 import ts from 'typescript';
 import type { Api, HostLanguage, ObjectNode, Range, RequestSite, VNode } from './model';
-import { createTsSourceFile } from './typescript';
+import { continuesPrevious, createTsSourceFile, hasParseErrors, scriptKind } from './typescript';
+import { ownCopy } from '../core/strings';
 import { shiftSite } from './remap';
 import { decodeJs } from './strings';
 import { inferStyle } from './infer';
@@ -236,39 +237,6 @@ interface Unit {
   sites: RequestSite[];
 }
 
-/** The first offset at or after `from` that is not whitespace or a comment; -1 inside an unclosed comment. */
-function skipTrivia(text: string, from: number): number {
-  let i = from;
-  for (;;) {
-    while (i < text.length && /\s/.test(text[i])) i++;
-    if (text.startsWith('//', i)) i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
-    else if (text.startsWith('/*', i)) {
-      const e = text.indexOf('*/', i + 2);
-      if (e < 0) return -1;
-      i = e + 2;
-    } else return i;
-  }
-}
-
-/** Whether the text at `from` could continue the statement before it (no ASI there), or opens a comment it does not close. */
-function continuesPrevious(text: string, from = 0): boolean {
-  const i = skipTrivia(text, from);
-  return i < 0 || (i < text.length && '([`+-*/%,.?:=<>&|^!~'.includes(text[i]));
-}
-
-/** A copy sharing no memory with the document (a slice is a view of it in V8: it would keep each version alive). */
-const ownCopy = (s: string): string => (' ' + s).slice(1);
-
-/** Whether the parser reported syntax errors (an unknown answer counts as errors). */
-function parseErrors(sf: ts.SourceFile): boolean {
-  const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
-  return !diagnostics || diagnostics.length > 0;
-}
-
-function scriptKindOf(languageId: string): ts.ScriptKind {
-  return languageId === 'typescriptreact' ? ts.ScriptKind.TSX : languageId === 'typescript' ? ts.ScriptKind.TS : languageId === 'javascriptreact' ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
-}
-
 /**
  * The AppSync pass of a TS/JS document kept between edits, per top-level statement like the TS extractor (typescript.ts
  * `TsDocument`): after an edit only the statements it touches are parsed again (on their own, offsets moved by their
@@ -305,7 +273,7 @@ export class AppSyncDocument {
     this.units = sf.statements.map((stmt) => ({ pos: stmt.pos, end: stmt.end, isImport: ts.isImportDeclaration(stmt), sites: statementSites(c, stmt, this.mode, this.host) }));
     // Statements of a parse with errors may end where the error recovery put them, which a later parse of one of them
     // alone would not reproduce: only a clean parse is kept for the next edit (the property tests fail without it).
-    this.active = sf.text === text && !parseErrors(sf);
+    this.active = sf.text === text && !hasParseErrors(sf);
     this.lastReparsed = this.units.length;
     return this.collect();
   }
@@ -341,11 +309,11 @@ export class AppSyncDocument {
     if ((i > 0 && continuesPrevious(regionText)) || (!toEnd && continuesPrevious(newText, regionEndOld + diff))) return undefined;
     let sf: ts.SourceFile;
     try {
-      sf = ts.createSourceFile('file', regionText, ts.ScriptTarget.Latest, false, scriptKindOf(this.languageId));
+      sf = ts.createSourceFile('file', regionText, ts.ScriptTarget.Latest, false, scriptKind(this.languageId));
     } catch {
       return undefined;
     }
-    if (parseErrors(sf) || !sf.statements.length) return undefined;
+    if (hasParseErrors(sf) || !sf.statements.length) return undefined;
     if (!toEnd && sf.statements[sf.statements.length - 1].end !== regionText.length) return undefined;
     if (sf.statements.some((st) => ts.isImportDeclaration(st))) return undefined;
     const c: Ctx = { text: regionText, sf, delta: regionStart };

@@ -4,7 +4,7 @@
  * re-parse itself (each copy survives one update, which is the worst case for a generational GC).
  */
 import { Range, RequestSite, VNode } from './model';
-import { maxOffset, shiftString } from '../core/strings';
+import { maxOffset, ownCopy, shiftString } from '../core/strings';
 
 // One `move` function for every shift (no closure per site: shifting the sites after an edit in a large document is
 // the bulk of an incremental update, and per-site allocations were half of it).
@@ -89,7 +89,7 @@ export function detachStrings(roots: readonly object[]): void {
       const k = keys ? keys[i] : i;
       const v = rec[k];
       if (typeof v === 'string') {
-        if (v.length >= 13) rec[k] = (' ' + v).slice(1);
+        if (v.length >= 13) rec[k] = ownCopy(v);
       } else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) stack.push(v);
     }
   }

@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, utf8Length } from '../core/dynamodb';
-import { concatStrings } from '../core/strings';
+import { concatStrings, ownCopy } from '../core/strings';
 import { decodeJs } from './strings';
 import { maxRef, shiftSite } from './remap';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, oneOf, spreadChoices, valueOf, variants } from '../flow';
@@ -146,7 +146,7 @@ interface Env {
   wrappers: Map<string, { index: number; type: ts.TypeNode }[]>;
 }
 
-function scriptKind(languageId: string): ts.ScriptKind {
+export function scriptKind(languageId: string): ts.ScriptKind {
   return languageId === 'typescriptreact' ? ts.ScriptKind.TSX : languageId === 'typescript' ? ts.ScriptKind.TS : languageId === 'javascriptreact' ? ts.ScriptKind.JSX : ts.ScriptKind.JS;
 }
 
@@ -157,6 +157,12 @@ function scriptKind(languageId: string): ts.ScriptKind {
 let preParsed: ((text: string, kind: ts.ScriptKind) => ts.SourceFile | undefined) | undefined;
 export function setPreParsed(provider: typeof preParsed): void {
   preParsed = provider;
+}
+
+/** Whether the parser reported syntax errors (an unknown answer counts as errors). */
+export function hasParseErrors(sf: ts.SourceFile): boolean {
+  const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
+  return !diagnostics || diagnostics.length > 0;
 }
 
 export function createTsSourceFile(text: string, languageId: string): ts.SourceFile {
@@ -1686,7 +1692,7 @@ function buildEnv(units: Unit[], host: HostLanguage): Env {
 }
 
 /** The offset after the whitespace and comments at `from`; -1 inside an unterminated block comment. */
-function skipTrivia(text: string, from: number): number {
+export function skipTrivia(text: string, from: number): number {
   let i = from;
   for (;;) {
     while (i < text.length && /\s/.test(text[i])) i++;
@@ -1700,23 +1706,13 @@ function skipTrivia(text: string, from: number): number {
 }
 
 /** Does the text at `from` (after trivia) start with a token that could continue the statement before it? */
-function continuesPrevious(text: string, from = 0): boolean {
+export function continuesPrevious(text: string, from = 0): boolean {
   const i = skipTrivia(text, from);
   return i < 0 || (i < text.length && '([`+-*/%,.?:=<>&|^!~'.includes(text[i]));
 }
 
 /** Lines that start a top-level statement (at column 0): where a large document is cut into chunks to parse. */
 const STATEMENT_LINE = /\n(?=(?:export|function|async function|const|let|var|class|interface|type|enum|declare|abstract|module\.exports|exports\.)[\s.=({<*]|import[\s{*'"])/g;
-
-/**
- * A copy of a statement's text that shares no memory with the document it was cut from. A unit keeps its statement's
- * text (`liteSource`) until it is re-parsed, and a slice of a string is a view of the whole string in V8: every version
- * of a large document whose statement was re-parsed stayed alive with it (2.8 MB more per edited statement of a
- * 50,000-line file). Concatenation then slicing makes V8 flatten a new string of the statement's length.
- */
-function ownCopy(s: string): string {
-  return (' ' + s).slice(1);
-}
 
 /** Characters per chunk of a chunked full parse (the AST of one chunk at a time is alive, not the document's). */
 export const TS_CHUNK_CHARS = 32 * 1024;
@@ -1893,8 +1889,7 @@ export class TsDocument {
     } catch {
       return undefined;
     }
-    const diagnostics = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics;
-    if (!diagnostics || diagnostics.length || !sf.statements.length) return undefined;
+    if (hasParseErrors(sf) || !sf.statements.length) return undefined;
     if (!toEnd && sf.statements[sf.statements.length - 1].end !== text.length) return undefined;
     return sf;
   }

@@ -19,6 +19,7 @@ import { YAML_HOST } from './hosts';
 import { requestOf } from './json';
 import { shiftSite } from './remap';
 import { decodeBlock, decodeDouble, decodePlain, decodeSingle } from './yaml-scalars';
+import { ownCopy } from '../core/strings';
 
 /** Parse every document of a YAML text the way the table index reads templates (duplicate keys allowed, tags kept). */
 export function parseYamlDocuments(text: string, keepSourceTokens = false): Document.Parsed[] {
@@ -338,7 +339,7 @@ export class YamlDocument {
       if (text[newEnd - 1] !== '\n') return undefined;
     }
     // Its own copy: the unit's sites are kept across edits and a slice would keep this version of the whole text alive.
-    const slice = (' ' + text.slice(u.start, newEnd)).slice(1);
+    const slice = ownCopy(text.slice(u.start, newEnd));
     if (/^(---|\.\.\.)/m.test(slice) || /^%/m.test(slice)) return undefined;
     let parsed;
     try {
