@@ -340,6 +340,7 @@ class JavaHost implements TreeHost {
     return alts ? { alts, cls: mode.cls, base } : undefined;
   }
 
+  /** A site of the function around `at`: its enclosing function and the conditional arms it sits in. */
   private finish(s: RequestSite, at: TNode): RequestSite {
     const fn = this.functionOf(at);
     if (fn) {
@@ -458,14 +459,7 @@ class JavaHost implements TreeHost {
       params: v,
       sdk: 'aws-sdk-java-v2',
     };
-    const fn = this.functionOf(call);
-    if (fn) {
-      const name = fn.childForFieldName('name');
-      s.enclosingFunction = { name: name ? this.src(name) : '', range: this.range(fn) };
-      const branch = branchOf(call, fn);
-      if (branch) s.branch = branch;
-    }
-    return s;
+    return this.finish(s, call);
   }
 
   private site(build: TNode, api: Api, cls: TNode): RequestSite | undefined {
@@ -484,14 +478,7 @@ class JavaHost implements TreeHost {
       params,
       sdk: enhanced ? 'aws-sdk-java-v2-enhanced' : 'aws-sdk-java-v2',
     };
-    const fn = this.functionOf(build);
-    if (fn) {
-      const name = fn.childForFieldName('name');
-      s.enclosingFunction = { name: name ? this.src(name) : '', range: this.range(fn) };
-      const branch = branchOf(build, fn);
-      if (branch) s.branch = branch;
-    }
-    return s;
+    return this.finish(s, build);
   }
 
   /**
