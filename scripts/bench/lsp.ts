@@ -168,7 +168,7 @@ export async function pythonRows(): Promise<BenchRow[]> {
 }
 
 /** The server's resident memory with one 50,000-line TypeScript document open (analysed), next to an idle server's. */
-async function memoryRows(): Promise<BenchRow[]> {
+export async function memoryRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const [name, text] of [
     ['tsFile', tsFile(50_000)],

@@ -91,7 +91,9 @@ export class LspClient {
 
   static async start(options: StartOptions = {}): Promise<LspClient> {
     ensureBuilt();
-    const proc = spawn(process.execPath, [SERVER, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    // DYNALINT_SERVER_NODE_ARGS: node options for the server process only (profiling a bench: `--cpu-prof --cpu-prof-dir=...`).
+    const nodeArgs = process.env.DYNALINT_SERVER_NODE_ARGS?.split(' ').filter((a) => a) ?? [];
+    const proc = spawn(process.execPath, [...nodeArgs, SERVER, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     const client = new LspClient(proc, connection);
     proc.stderr!.on('data', (d: Buffer) => (client.stderr += d.toString()));
