@@ -13,6 +13,7 @@ import { itemSize } from '../cost/size';
 import {
   FixKind, defineNameFix, defineValueFix, mergeClausesFix, pairTypos, redundantParensFix, removeMapFix, removeUnusedFix, renamePlaceholderFix, reservedWordsFix,
 } from '../fix/expression-fixes';
+import { namePlaceholder } from './edit';
 import { fixableSite } from './fixes';
 import { Lru } from './lru';
 import { SharedSource, insideOperation, sharedSource } from './shared';
@@ -386,7 +387,7 @@ function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
         const key = `${range.start}:${range.end}:${f.message}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = { ruleId: f.id, severity: f.severity, message: f.message, range };
+        const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = { ruleId: f.id, severity: f.severity, message: vtlMessage(r.op.site, f), range };
         // Only a finding in source outside its request asks who else uses it (that reads the other sites).
         const fixes = fixesFor(ctx.text, r, f, () => ctx.shared?.() ?? sharedSource(ctx.sites));
         if (fixes.length) finding.fixes = fixes;
@@ -396,6 +397,18 @@ function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
     }
     return out;
   }
+}
+
+/**
+ * A reserved word's message names the placeholder to use (`#end`); in a VTL template that placeholder is a Velocity
+ * directive, so the message names the one the fix writes there (`#endAttr`, edit.ts `namePlaceholder`).
+ */
+function vtlMessage(site: RequestSite, f: ExpressionFinding): string {
+  const word = f.data?.word;
+  if (site.sdk !== 'appsync-vtl' || FIX_KIND_BY_ID[f.id] !== 'reservedWord' || typeof word !== 'string') return f.message;
+  const plain = '#' + word.replace(/[^A-Za-z0-9_]/g, '');
+  const ph = namePlaceholder({ host: 'json', quote: '"', vtl: true }, word);
+  return ph === plain ? f.message : f.message.replace(`(${plain})`, `(${ph})`);
 }
 
 export const expressionRules: Rule[] = EXPRESSION_FINDINGS.map(ruleFor);

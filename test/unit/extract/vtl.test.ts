@@ -132,8 +132,11 @@ describe('extract: AppSync VTL templates', () => {
 }
 `;
     const { findings } = lint(text);
-    const fix = findings.find((f) => f.ruleId === 'reserved-word')!.fixes![0];
+    const finding = findings.find((f) => f.ruleId === 'reserved-word')!;
+    const fix = finding.fixes![0];
     assert.equal(fix.title, 'Use placeholder #endAttr for "end"');
+    // The message names the placeholder the fix writes, not the directive.
+    assert.match(finding.message, /use an expression attribute name \(#endAttr\) instead/);
     const out = applyEdits(text, fix.edits);
     assert.ok(out.includes('"expression": "SET #endAttr = :e, #n = :n"') && out.includes('{ "#n": "note", "#endAttr": "end" }'), out);
     assert.deepEqual(blankVtl(out).regions, [...blankVtl(text).regions], 'no directive written into a string');
@@ -142,6 +145,7 @@ describe('extract: AppSync VTL templates', () => {
     const js = "client.update({ TableName: 'T', Key: { id: 'a' }, UpdateExpression: 'SET end = :e', ExpressionAttributeValues: { ':e': 1 } });\n";
     const jsFix = runRules(js, 'javascript', extract(js, 'javascript').sites).find((f) => f.ruleId === 'reserved-word')!.fixes![0];
     assert.equal(jsFix.title, 'Use placeholder #end for "end"');
+    assert.match(runRules(js, 'javascript', extract(js, 'javascript').sites).find((f) => f.ruleId === 'reserved-word')!.message, /\(#end\) instead/);
   });
 
   it('a transaction: unguarded Put, ADD on a string, reserved words; the guard fix withheld', () => {
