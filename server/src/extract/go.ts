@@ -381,8 +381,9 @@ class GoHost implements TreeHost {
         case 'var_spec': {
           // `var items []T`: a nil slice, which `append` grows like an empty one.
           const t = n.childForFieldName('type');
-          if (!n.childForFieldName('value') && t?.type === 'slice_type') for (const id of n.childrenForFieldName('name')) if (id) found.push({ name: this.src(id), pos: n.endIndex, value: t });
-          else for (const d of this.specDecls(n)) found.push(d);
+          if (!n.childForFieldName('value') && t?.type === 'slice_type') {
+            for (const id of n.childrenForFieldName('name')) if (id) found.push({ name: this.src(id), pos: n.endIndex, value: t });
+          } else for (const d of this.specDecls(n)) found.push(d);
           break;
         }
         case 'short_var_declaration':

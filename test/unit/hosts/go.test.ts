@@ -180,6 +180,26 @@ func f(ctx context.Context, c *dynamodb.Client, expr expression.Expression) {
     assert.deepEqual(findings.map((f) => f.ruleId), []);
   });
 
+  it('a function-local `var expr = "..."` is a binding the lookup reads, like `expr := "..."` (it was skipped)', () => {
+    const body = (decl: string) => `${HEAD}
+func f(ctx context.Context, c *dynamodb.Client) {
+	${decl} "ADD tally :s"
+	c.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:        aws.String("T"),
+		Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "a"}},
+		UpdateExpression: aws.String(expr),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":s": &types.AttributeValueMemberS{Value: "1"}},
+	})
+}
+`;
+    const short = lint(body('expr :='));
+    const declared = lint(body('var expr ='));
+    assert.deepEqual(short.findings.map((f) => f.ruleId), ['add-on-non-number']);
+    assert.deepEqual(declared.findings.map((f) => f.ruleId), ['add-on-non-number']);
+    const update = prop(declared.sites[0].params, 'UpdateExpression');
+    assert.equal(update?.kind === 'string' && update.value, 'ADD tally :s');
+  });
+
   it('a file without the types import gets findings but no fix that would name it', () => {
     const text = `package x
 
