@@ -62,6 +62,8 @@ interface Unit {
   deps: Set<Unit>;
   sites: RequestSite[];
   consumed: ts.Node[];
+  /** A class body's or an object literal's function members, when one may be re-extracted alone (`TsDocument.memberEdit`). */
+  members?: Members;
   /** Top-level object literals that are requests only if no call in any statement consumes them. */
   deferred: Candidate[];
   /** Largest document offset its sites mention (they may point into constants elsewhere). */
@@ -82,6 +84,67 @@ interface Decl {
 interface Fn {
   name: string;
   range: Range;
+}
+
+/** A call of `this.m(...)` / `f(...)` inside a function: a local helper's requests are forwarded to it (`forwardCalls`). */
+interface CallRec {
+  name: string;
+  method: boolean;
+  fn: Fn;
+  branch: string;
+  range: Range;
+  nameRange: Range;
+}
+
+/**
+ * What a member's extraction (`TsDocument.memberEdit`) takes from the rest of its statement, as the statement's full
+ * extraction saw it: the clients after the walk, the local names declared before the member (a bare call of such a
+ * name is no wrapper call), the helper keys of the other members (`wrapperCall`), whether the statement names a
+ * repository.
+ */
+interface MemberSeed {
+  clients: Map<string, ClientKind>;
+  priorDecls: Set<string>;
+  fnKeys: Set<string>;
+  dao: boolean;
+}
+
+/**
+ * What one part of a statement (a function member of a class body or an object literal, or the rest of the statement)
+ * contributed to its extraction, in the unit's own coordinates (document offset - `unit.delta`): the named functions
+ * it defines (helpers others may call), its helper calls, the clients it sets (in order), its local declaration names,
+ * the other statements it read and the module-level literals it consumed.
+ */
+interface Part {
+  fns: { key: string; fn: Fn }[];
+  calls: CallRec[];
+  clients: string;
+  decls: string[];
+  deps: Unit[];
+  consumed: ts.Node[];
+}
+
+/** A function member (method, accessor, constructor, property holding a function): re-extracted alone after an edit inside it. */
+interface Member extends Part {
+  pos: number;
+  end: number;
+  /** Its first token. */
+  start: number;
+  /** Its text without the function's body: an edit that changes it re-extracts the statement. */
+  head: string;
+}
+
+/** The members of a class body or of `x = {...}`, and what the statement's extraction needs to re-extract one alone. */
+interface Members {
+  kind: 'object' | 'class';
+  list: Member[];
+  rest: Part;
+  /** Every local declaration of the statement (unit coordinates), in order. */
+  declsAt: { at: number; name: string }[];
+  clients: Map<string, ClientKind>;
+  dao: boolean;
+  /** Flow statements the statement's extraction interpreted (an upper bound after member edits). */
+  budget: number;
 }
 
 /** What the data flow of one local name is reading (see `UnitExtractor.flow`). */
@@ -223,16 +286,88 @@ function requireOf(init: ts.Expression | undefined): string | undefined {
   return init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments[0] && ts.isStringLiteral(init.arguments[0]) ? init.arguments[0].text : undefined;
 }
 
+/**
+ * Requests sent by a local helper, seen from its callers: for each call in `from` of a named function or method of the
+ * statement (`this.putFollows(follow)`, `save(item)`), a copy of each site inside it, at the call, in the caller's
+ * function and arms (`RequestSite.forwarded`). `own`: the statement's own sites (not forwarded, not shapes), `calls`:
+ * all its helper calls, `fns`: its named functions. Helpers calling helpers are followed MAX_FORWARD_DEPTH deep;
+ * recursion stops there too. What a helper sends depends only on the helper and the depth left, so the copies for one
+ * call do not depend on which other calls are forwarded (a member re-extracted alone forwards only its own calls).
+ */
+function forwardCalls(own: RequestSite[], calls: CallRec[], fns: Map<string, Fn[]>, from: CallRec[]): RequestSite[] {
+  const out: RequestSite[] = [];
+  if (!from.length) return out;
+  const byFn = new Map<string, RequestSite[]>();
+  const key = (r: Range) => `${r.start}:${r.end}`;
+  for (const s of own) {
+    if (!s.enclosingFunction) continue;
+    const k = key(s.enclosingFunction.range);
+    const list = byFn.get(k);
+    if (list) list.push(s);
+    else byFn.set(k, [s]);
+  }
+  const callsByFn = new Map<string, CallRec[]>();
+  for (const c of calls) {
+    const k = key(c.fn.range);
+    const list = callsByFn.get(k);
+    if (list) list.push(c);
+    else callsByFn.set(k, [c]);
+  }
+  // What a function sends, its own sites and its helpers' (memoised per depth left).
+  const memo = new Map<string, RequestSite[]>();
+  const sends = (fn: Fn, depth: number): RequestSite[] => {
+    const k = key(fn.range);
+    const mk = `${k}@${depth}`;
+    const known = memo.get(mk);
+    if (known) return known;
+    memo.set(mk, []);
+    const list = [...(byFn.get(k) ?? [])];
+    if (depth > 0) for (const c of callsByFn.get(k) ?? []) for (const x of forwardCall(c, fns, sends, depth - 1)) list.push(x);
+    memo.set(mk, list);
+    return list;
+  };
+  for (const c of from) for (const x of forwardCall(c, fns, sends, MAX_FORWARD_DEPTH - 1)) out.push(x);
+  return out;
+}
+
+function forwardCall(c: CallRec, fns: Map<string, Fn[]>, sends: (fn: Fn, depth: number) => RequestSite[], depth: number): RequestSite[] {
+  const targets = fns.get(`${c.method ? 'm' : 'f'}:${c.name}`) ?? [];
+  if (targets.length !== 1 || targets[0].range.start === c.fn.range.start) return [];
+  const out: RequestSite[] = [];
+  const at = `f${c.range.start - c.fn.range.start}`;
+  for (const s of sends(targets[0], depth)) {
+    const f: RequestSite = { ...s, range: { ...c.range }, nameRange: { ...c.nameRange }, params: cloneTree(s.params) as ObjectNode, enclosingFunction: c.fn, forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } } };
+    if (s.receiverTable) f.receiverTable = cloneTree(s.receiverTable) as StringNode;
+    // The helper's own arms stay apart (prefixed by the call), under the call's arms in the caller.
+    const inner = (s.branch ?? '').replace(/\/([^/:]+):/g, `/${at}.$1:`);
+    const branch = c.branch + inner;
+    if (branch) f.branch = branch;
+    else delete f.branch;
+    out.push(f);
+  }
+  return out;
+}
+
 /** Extraction for one statement, against the document's environment. */
 class UnitExtractor {
-  private decls = new Map<string, Decl[]>();
+  readonly decls = new Map<string, Decl[]>();
   private imports = new Map<string, { name: string; module: string }>();
-  private clients = new Map<string, ClientKind>();
+  clients = new Map<string, ClientKind>();
   private calls: Candidate[] = [];
   /** Calls of `this.m(...)` / `f(...)` inside functions: requests of a local helper `m`/`f` are forwarded to them. */
-  private helperCalls: { node: ts.CallExpression; name: string; method: boolean; fn: Fn; branch: string }[] = [];
-  /** Named functions and methods of the statement (`m:` methods and class properties, `f:` functions), with their node. */
-  private fnsByName = new Map<string, { fn: Fn; node: ts.SignatureDeclaration }[]>();
+  readonly helperCalls: CallRec[] = [];
+  /** Named functions and methods of the statement (`m:` methods and class properties, `f:` functions). */
+  readonly fnsByName = new Map<string, Fn[]>();
+  /** What the walk saw where (unit coordinates), for `membersOf`: clients set, whether a `require` bound a local name. */
+  readonly clientLog: { at: number; name: string; kind: ClientKind }[] = [];
+  boundRequire = false;
+  private walkAt = 0;
+  /** The node `run` is reading (unit coordinates): the statements read and the literals consumed are logged at it. */
+  private cur = -1;
+  readonly depLog: { at: number; unit: Unit }[] = [];
+  readonly consumedLog: { at: number; node: ts.Node }[] = [];
+  /** How many of `run`'s sites are the statement's own (calls and typed/plain literals; shapes follow, forwarded copies between). */
+  ownCount = 0;
   /** Statements the data flow may still interpret (see FLOW_BUDGET). */
   private flowBudget = FLOW_BUDGET;
   /** Whether a value was built through data flow (then each site gets its own copy of its tree). */
@@ -261,7 +396,13 @@ class UnitExtractor {
     private unit: Unit,
     private host: HostLanguage,
     private reads?: Set<string>,
+    private seed?: MemberSeed,
   ) {}
+
+  /** Flow statements interpreted so far (see FLOW_BUDGET). */
+  get flowUsed(): number {
+    return FLOW_BUDGET - this.flowBudget;
+  }
 
   private get usesV3(): boolean {
     this.reads?.add('f');
@@ -275,90 +416,37 @@ class UnitExtractor {
 
   run(): RequestSite[] {
     this.walk();
+    // A member read alone: the clients its statement's walk ended with; trees always copied (as after data flow).
+    if (this.seed) {
+      this.clients = this.seed.clients;
+      this.flowed = true;
+    }
     const sites: RequestSite[] = [];
     for (const c of this.calls) {
+      this.cur = c.node.pos;
       const s = ts.isNewExpression(c.node) ? this.command(c.node, c.fn) : this.methodCall(c.node as ts.CallExpression, c.fn, c.parent);
       for (const x of s) sites.push(x);
     }
     for (const c of [...this.typed, ...this.plain]) {
+      this.cur = c.node.pos;
       const s = this.candidate(c, this.consumed);
       if (s) sites.push(s);
     }
-    const out = this.forward(sites);
+    this.ownCount = sites.length;
+    // A member read alone: its forwarded copies are made once the rest of its statement is in place (`memberEdit`).
+    const out = sites;
+    if (!this.seed && this.helperCalls.length) for (const x of forwardCalls(sites, this.helperCalls, this.fnsByName, this.helperCalls)) out.push(x);
     // Request-shaped literals: in a module-level declaration's literal they wait for every statement's calls.
     const stmt = this.unit.stmt!;
     const outers = ts.isVariableStatement(stmt) ? stmt.declarationList.declarations.map((d) => d.initializer && unwrap(d.initializer)).filter((e): e is ts.Expression => !!e && ts.isObjectLiteralExpression(e)) : [];
     for (const c of this.shapes) {
+      this.cur = c.node.pos;
       const outer = c.fn ? undefined : outers.find((o) => o.pos <= c.node.pos && c.node.end <= o.end);
       if (outer) this.deferred.push({ ...c, shape: { outer } });
       else {
         const s = this.candidate(c, this.consumed);
         if (s) out.push(s);
       }
-    }
-    return out;
-  }
-
-  /**
-   * Requests sent by a local helper, seen from its callers: for each call of a named function or method of this
-   * statement (`this.putFollows(follow)`, `save(item)`), a copy of each site inside it, at the call, in the caller's
-   * function and arms (`RequestSite.forwarded`). Helpers calling helpers are followed MAX_FORWARD_DEPTH deep; recursion
-   * stops there too.
-   */
-  private forward(sites: RequestSite[]): RequestSite[] {
-    if (!this.helperCalls.length) return sites;
-    const byFn = new Map<string, RequestSite[]>();
-    const key = (r: Range) => `${r.start}:${r.end}`;
-    for (const s of sites) {
-      if (!s.enclosingFunction) continue;
-      const k = key(s.enclosingFunction.range);
-      const list = byFn.get(k);
-      if (list) list.push(s);
-      else byFn.set(k, [s]);
-    }
-    const out = [...sites];
-    const callsByFn = new Map<string, typeof this.helperCalls>();
-    for (const c of this.helperCalls) {
-      const k = key(c.fn.range);
-      const list = callsByFn.get(k);
-      if (list) list.push(c);
-      else callsByFn.set(k, [c]);
-    }
-    // What a function sends, its own sites and its helpers' (memoised per depth left).
-    const memo = new Map<string, RequestSite[]>();
-    const sends = (fn: Fn, depth: number): RequestSite[] => {
-      const k = key(fn.range);
-      const mk = `${k}@${depth}`;
-      const known = memo.get(mk);
-      if (known) return known;
-      memo.set(mk, []);
-      const own = [...(byFn.get(k) ?? [])];
-      if (depth > 0) for (const c of callsByFn.get(k) ?? []) for (const x of this.forwardCall(c, sends, depth - 1)) own.push(x);
-      memo.set(mk, own);
-      return own;
-    };
-    for (const c of this.helperCalls) for (const x of this.forwardCall(c, sends, MAX_FORWARD_DEPTH - 1)) out.push(x);
-    return out;
-  }
-
-  private forwardCall(c: (typeof this.helperCalls)[number], sends: (fn: Fn, depth: number) => RequestSite[], depth: number): RequestSite[] {
-    const targets = this.fnsByName.get(`${c.method ? 'm' : 'f'}:${c.name}`) ?? [];
-    if (targets.length !== 1 || targets[0].fn.range.start === c.fn.range.start) return [];
-    const out: RequestSite[] = [];
-    const u = this.unit;
-    const range = this.range(c.node, u);
-    const callee = c.node.expression;
-    const nameRange = this.range(ts.isPropertyAccessExpression(callee) ? callee.name : callee, u);
-    const at = `f${range.start - c.fn.range.start}`;
-    for (const s of sends(targets[0].fn, depth)) {
-      const f: RequestSite = { ...s, range: { ...range }, nameRange: { ...nameRange }, params: cloneTree(s.params) as ObjectNode, enclosingFunction: c.fn, forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } } };
-      if (s.receiverTable) f.receiverTable = cloneTree(s.receiverTable) as StringNode;
-      // The helper's own arms stay apart (prefixed by the call), under the call's arms in the caller.
-      const inner = (s.branch ?? '').replace(/\/([^/:]+):/g, `/${at}.$1:`);
-      const branch = c.branch + inner;
-      if (branch) f.branch = branch;
-      else delete f.branch;
-      out.push(f);
     }
     return out;
   }
@@ -587,6 +675,7 @@ class UnitExtractor {
       let branch = branches.pop()!;
       let fnStart = fnStarts.pop()!;
       let inArg = inArgs.pop()!;
+      this.walkAt = n.pos;
       const fn = (FUNCTION_KINDS.has(n.kind) && this.functionOf(n, parent)) || outerFn;
       // Arms are counted within the enclosing function a site reports (an anonymous arrow or IIFE stays in it).
       if (fn !== outerFn) {
@@ -636,13 +725,16 @@ class UnitExtractor {
           const callee = (n as ts.CallExpression).expression;
           if (fn) {
             const method = ts.isPropertyAccessExpression(callee) && callee.expression.kind === K.ThisKeyword;
-            if (method || ts.isIdentifier(callee)) this.helperCalls.push({ node: n as ts.CallExpression, name: method ? callee.name.text : (callee as ts.Identifier).text, method, fn, branch });
+            if (method || ts.isIdentifier(callee)) {
+              const u = this.unit;
+              this.helperCalls.push({ name: method ? callee.name.text : (callee as ts.Identifier).text, method, fn, branch, range: this.range(n, u), nameRange: this.range(method ? callee.name : callee, u) });
+            }
           }
           if (ts.isPropertyAccessExpression(callee) && (LOW_METHODS.has(callee.name.text) || DOC_METHODS.has(callee.name.text))) {
             this.calls.push({ node: n, fn, parent });
             if (branch && fn) this.branchOf.set(n, branch);
           }
-          else if (ts.isIdentifier(callee) && !this.decls.has(callee.text)) {
+          else if (ts.isIdentifier(callee) && !this.decls.has(callee.text) && !this.seed?.priorDecls.has(callee.text)) {
             // `update({ ... })` where `function update(params: UpdateCommandInput)`: the literal argument is that input.
             const args = (n as ts.CallExpression).arguments;
             this.reads?.add(`w:${callee.text}`);
@@ -699,8 +791,8 @@ class UnitExtractor {
     else if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && p) key = ts.isPropertyDeclaration(p) ? `m:${fn.name}` : ts.isVariableDeclaration(p) ? `f:${fn.name}` : undefined;
     if (!key) return;
     const list = this.fnsByName.get(key);
-    if (list) list.push({ fn, node: n });
-    else this.fnsByName.set(key, [{ fn, node: n }]);
+    if (list) list.push(fn);
+    else this.fnsByName.set(key, [fn]);
   }
 
   private functionOf(n: ts.Node, p: ts.Node | undefined): Fn | undefined {
@@ -735,6 +827,7 @@ class UnitExtractor {
       const req = requireOf(init);
       if (req !== undefined) {
         bindRequire(this.imports, d, req);
+        this.boundRequire = true;
         return;
       }
       if (!ts.isIdentifier(d.name)) return;
@@ -758,7 +851,9 @@ class UnitExtractor {
 
   noteClient(into: Map<string, ClientKind>, name: string, init?: ts.Expression, type?: ts.TypeNode): void {
     const kind = this.clientKind(init, type);
-    if (kind) into.set(name, kind);
+    if (!kind) return;
+    into.set(name, kind);
+    if (into === this.clients) this.clientLog.push({ at: this.walkAt, name, kind });
   }
 
   clientKind(init?: ts.Expression, type?: ts.TypeNode): ClientKind | undefined {
@@ -897,7 +992,8 @@ class UnitExtractor {
   private wrapperCall(n: ts.CallExpression, fn?: Fn): RequestSite | undefined {
     const callee = n.expression as ts.PropertyAccessExpression;
     const api = WRAPPER_METHODS[callee.name.text];
-    if (!api || callee.expression.kind !== K.ThisKeyword || this.fnsByName.has(`m:${callee.name.text}`) || !DAO_WORDS.test(this.unit.sf.text.slice(this.unit.pos, this.unit.end))) return undefined;
+    if (!api || callee.expression.kind !== K.ThisKeyword || this.fnsByName.has(`m:${callee.name.text}`) || this.seed?.fnKeys.has(`m:${callee.name.text}`)) return undefined;
+    if (!(this.seed ? this.seed.dao : DAO_WORDS.test(this.unit.sf.text.slice(this.unit.pos, this.unit.end)))) return undefined;
     const u = this.unit;
     const properties: Property[] = [];
     const add = (key: string, arg: ts.Expression, value: VNode) => {
@@ -953,7 +1049,10 @@ class UnitExtractor {
     if (!ts.isObjectLiteralExpression(e) && !ts.isConditionalExpression(e)) return [];
     if (ts.isObjectLiteralExpression(e)) {
       this.consumed.add(e);
-      if (top) this.consumedTop.add(e);
+      if (top) {
+        this.consumedTop.add(e);
+        this.consumedLog.push({ at: this.cur, node: e });
+      }
     } else
       for (let arm of [e.whenTrue, e.whenFalse]) {
         arm = unwrap(arm);
@@ -1230,7 +1329,11 @@ class UnitExtractor {
     let best: Decl | undefined;
     for (const d of mod) if (d.pos + d.unit.delta <= at) best = d;
     best ??= mod[0];
-    if (best.unit !== this.unit) this.deps.add(best.unit);
+    if (best.unit !== this.unit) {
+      this.deps.add(best.unit);
+      const last = this.depLog[this.depLog.length - 1];
+      if (!last || last.at !== this.cur || last.unit !== best.unit) this.depLog.push({ at: this.cur, unit: best.unit });
+    }
     return best;
   }
 
@@ -1566,6 +1669,119 @@ function newUnit(sf: ts.SourceFile, delta: number, stmt: ts.Statement): Unit {
   return { sf, delta, stmt, pos: stmt.pos, end: stmt.end, key: '', decls: [], deps: new Set(), sites: [], consumed: [], deferred: [], maxRef: 0 };
 }
 
+/** The class body or the object literal of `x = {...}` whose function members may be re-extracted alone. */
+function containerOf(s: ts.Statement): { kind: 'object' | 'class'; members: ts.NodeArray<ts.Node> } | undefined {
+  if (ts.isClassDeclaration(s)) return s.members.some((m) => ts.isClassStaticBlockDeclaration(m)) ? undefined : { kind: 'class', members: s.members };
+  if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== K.EqualsToken) return undefined;
+  const o = s.expression.right;
+  // A member named like a request key would make the literal a request shape of its own.
+  return ts.isObjectLiteralExpression(o) && !hasShapeKey(o) ? { kind: 'object', members: o.properties } : undefined;
+}
+
+/** The function of a member that is one (method, accessor, constructor, property holding a function), named plainly. */
+function memberFunction(m: ts.Node): (ts.FunctionLikeDeclaration & { body: ts.Node }) | undefined {
+  const name = (m as { name?: ts.Node }).name;
+  if (name && !(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isPrivateIdentifier(name))) return undefined;
+  if ((ts.isMethodDeclaration(m) || ts.isGetAccessor(m) || ts.isSetAccessor(m) || ts.isConstructorDeclaration(m)) && m.body) return m as ts.FunctionLikeDeclaration & { body: ts.Node };
+  if ((ts.isPropertyAssignment(m) || ts.isPropertyDeclaration(m)) && m.initializer && (ts.isArrowFunction(m.initializer) || ts.isFunctionExpression(m.initializer))) return m.initializer;
+  return undefined;
+}
+
+function headOf(m: ts.Node, f: { body: ts.Node }, sf: ts.SourceFile): string {
+  return `${sf.text.slice(m.getStart(sf), f.body.pos)}\u0000${sf.text.slice(f.body.end, m.end)}`;
+}
+
+/** Wrappers a member's text is parsed in on its own (`TsDocument.memberEdit`). */
+const MEMBER_WRAP = { object: ['({', '\n})'], class: ['class _ {', '\n}'] } as const;
+
+/** Move a part's helper records (unit coordinates) at or after `from` by `diff`; each function object once. */
+function shiftPart(p: Part, from: number, diff: number): void {
+  const fns = new Set<Fn>();
+  const move = (r: Range) => {
+    if (r.start >= from) r.start += diff;
+    if (r.end >= from) r.end += diff;
+  };
+  for (const e of p.fns) fns.add(e.fn);
+  for (const c of p.calls) {
+    fns.add(c.fn);
+    move(c.range);
+    move(c.nameRange);
+  }
+  for (const f of fns) move(f.range);
+}
+
+function emptyPart(): Part {
+  return { fns: [], calls: [], clients: '', decls: [], deps: [], consumed: [] };
+}
+
+/** A copy of a helper call with its offsets moved by `k` (document <-> unit coordinates). */
+function movedCall(c: CallRec, k: number, fn = movedFn(c.fn, k)): CallRec {
+  return { ...c, fn, range: { start: c.range.start + k, end: c.range.end + k }, nameRange: { start: c.nameRange.start + k, end: c.nameRange.end + k } };
+}
+
+function movedFn(f: Fn, k: number): Fn {
+  return { name: f.name, range: { start: f.range.start + k, end: f.range.end + k } };
+}
+
+/** Attribute what a unit's extraction recorded to its parts (see `Part`), from the positions it was recorded at. */
+function fillParts(x: UnitExtractor, delta: number, partAt: (at: number) => Part): void {
+  const fnCopies = new Map<Fn, Fn>();
+  const rel = (f: Fn) => {
+    let r = fnCopies.get(f);
+    if (!r) fnCopies.set(f, (r = movedFn(f, -delta)));
+    return r;
+  };
+  for (const [key, fns] of x.fnsByName) for (const fn of fns) partAt(fn.range.start - delta).fns.push({ key, fn: rel(fn) });
+  for (const c of x.helperCalls) partAt(c.range.start - delta).calls.push(movedCall(c, -delta, rel(c.fn)));
+  const clients = new Map<Part, string[]>();
+  for (const e of x.clientLog) {
+    const p = partAt(e.at);
+    const list = clients.get(p);
+    if (list) list.push(`${e.name}=${e.kind}`);
+    else clients.set(p, [`${e.name}=${e.kind}`]);
+  }
+  for (const [p, list] of clients) p.clients = list.join(';');
+  for (const [name, decls] of x.decls) for (const d of decls) partAt(d.pos).decls.push(name);
+  for (const e of x.depLog) partAt(e.at).deps.push(e.unit);
+  for (const e of x.consumedLog) partAt(e.at).consumed.push(e.node);
+}
+
+/**
+ * The function members of a class body or of `x = {...}` (see `Members`), when the statement's extraction allows one
+ * to be re-extracted alone: nothing deferred to the document (no module-level literal of its own), no `require` bound
+ * inside it (imports are statement-wide), well within the flow budget.
+ */
+function membersOf(u: Unit, x: UnitExtractor): Members | undefined {
+  const c = containerOf(u.stmt!);
+  if (!c || u.deferred.length || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
+  const sf = u.sf;
+  const list: Member[] = [];
+  for (const m of c.members) {
+    const f = memberFunction(m);
+    if (f) list.push({ pos: m.pos, end: m.end, start: m.getStart(sf), head: headOf(m, f, sf), ...emptyPart() });
+  }
+  if (!list.length) return undefined;
+  const ms: Members = { kind: c.kind, list, rest: emptyPart(), declsAt: [], clients: x.clients, dao: DAO_WORDS.test(sf.text.slice(u.pos, u.end)), budget: x.flowUsed };
+  fillParts(x, u.delta, (at) => memberAt(list, at) ?? ms.rest);
+  for (const [name, decls] of x.decls) for (const d of decls) ms.declsAt.push({ at: d.pos, name });
+  ms.declsAt.sort((a, b) => a.at - b.at);
+  for (const m of list) m.decls.sort();
+  return ms;
+}
+
+/** The member holding a unit offset (binary search: members are in order and apart). */
+function memberAt(list: Member[], at: number): Member | undefined {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (list[mid].pos <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  const m = list[lo];
+  return m && m.pos <= at && at < m.end ? m : undefined;
+}
+
 function emptyEnv(): Env {
   return { imports: new Map(), decls: new Map(), clients: new Map(), usesV3: false, usesLib: false, wrappers: new Map() };
 }
@@ -1736,6 +1952,8 @@ export class TsDocument {
   lastWasIncremental = false;
   /** How many top-level statements the last `full` / `update` parsed and extracted. */
   lastReparsed = 0;
+  /** Whether the last `update` re-parsed one member of a class body or object literal alone (`memberEdit`). */
+  lastMember = false;
 
   /** @param chunkChars documents longer than twice this are parsed chunk by chunk (tests lower it). */
   constructor(
@@ -1760,6 +1978,7 @@ export class TsDocument {
 
   /** Sites of the new text, given the one span that changed (see `changedSpan`). */
   update(text: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] {
+    this.lastMember = false;
     const sites = this.units.length && !this.flattened ? this.incremental(text, span) : undefined;
     this.lastWasIncremental = !!sites;
     return sites ?? this.full(text);
@@ -1861,6 +2080,7 @@ export class TsDocument {
     u.deferred = x.deferred;
     u.deps = x.deps;
     u.maxRef = maxRef(u.sites);
+    u.members = membersOf(u, x);
     // Sites, boundaries, declarations and deferred candidates are all that is kept: not the statement's AST.
     u.stmt = undefined;
   }
@@ -1894,6 +2114,140 @@ export class TsDocument {
     return sf;
   }
 
+  /** Move the units other than `i..j` (and their sites) after an edit ending at `from` (old text) that changed the length by `diff`. */
+  private moveUnits(i: number, j: number, from: number, diff: number): void {
+    if (diff === 0) return;
+    const units = this.units;
+    for (let k = 0; k < units.length; k++) {
+      if (k >= i && k <= j) continue;
+      const u = units[k];
+      if (k > j) u.delta += diff;
+      if (u.maxRef >= from) {
+        for (const site of u.sites) shiftSite(site, from, diff);
+        u.maxRef += diff;
+      }
+    }
+  }
+
+  /**
+   * An edit inside one function member of a class body or of `x = {...}` (`Unit.members`): only that member is parsed
+   * (alone, in a wrapper of its container's kind) and extracted; the other members keep their site objects (moved by
+   * the length change). Undefined, for the statement path to decide, whenever that could differ from extracting the
+   * whole statement: the edit reaches the member's first token or its last, its text does not parse alone as one
+   * member with the same head (name, kind, parameters), another part of the statement calls a helper it defines,
+   * it changes the clients or the helper names the other members see, or a local name a wrapper call elsewhere may be
+   * looking up, it binds a `require`, or the statement's repository words (`DAO_WORDS`) change.
+   */
+  private memberEdit(k: number, newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
+    const u = this.units[k];
+    const ms = u.members;
+    if (!ms) return undefined;
+    const d0 = u.delta;
+    const m = memberAt(ms.list, span.start - d0);
+    if (!m || span.start <= m.start + d0 || span.oldEnd >= m.end + d0) return undefined;
+    const diff = span.newEnd - span.oldEnd;
+    const at = m.pos + d0;
+    const oldEnd = m.end + d0;
+    const text = ownCopy(newText.slice(at, oldEnd + diff));
+    // A class member not closed by `;` or a body could run into the next one.
+    if (ms.kind === 'class' && !/[;}]$/.test(text) && continuesPrevious(newText, oldEnd + diff)) return undefined;
+    const [open, close] = MEMBER_WRAP[ms.kind];
+    const sf = this.parseRegion(open + text + close, false);
+    if (!sf || sf.statements.length !== 1) return undefined;
+    const st = sf.statements[0];
+    const nodes =
+      ms.kind === 'class' ? (ts.isClassDeclaration(st) ? st.members : undefined)
+      : ts.isExpressionStatement(st) && ts.isParenthesizedExpression(st.expression) && ts.isObjectLiteralExpression(st.expression.expression) ? st.expression.expression.properties
+      : undefined;
+    const node = nodes?.length === 1 ? nodes[0] : undefined;
+    const f = node && memberFunction(node);
+    if (!node || !f || node.pos !== open.length || node.end !== open.length + text.length || headOf(node, f, sf) !== m.head) return undefined;
+    const dao = DAO_WORDS.test(newText.slice(u.pos + d0, u.end + d0 + diff));
+    if (dao !== ms.dao || ms.budget * 2 >= FLOW_BUDGET) return undefined;
+    const parts = [ms.rest, ...ms.list];
+    const priorDecls = new Set<string>();
+    for (const d of ms.declsAt) if (d.at < m.pos) priorDecls.add(d.name);
+    const fnKeys = new Set<string>();
+    for (const p of parts) if (p !== m) for (const e of p.fns) fnKeys.add(e.key);
+    const mu = newUnit(liteSource(sf.text), at - open.length, st);
+    const x = new UnitExtractor(this.env, mu, this.host, undefined, { clients: ms.clients, priorDecls, fnKeys, dao });
+    const sites = x.run();
+    if (x.deferred.length || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
+    const part = emptyPart();
+    fillParts(x, d0, () => part);
+    part.decls.sort();
+    const keys = (p: Part) => p.fns.map((e) => e.key).sort().join('\n');
+    if (part.clients !== m.clients || keys(part) !== keys(m)) return undefined;
+    if (part.decls.join('\n') !== m.decls.join('\n') && [...part.decls, ...m.decls].some((name) => this.env.wrappers.has(name))) return undefined;
+    const defined = new Set(m.fns.map((e) => e.key));
+    if (defined.size) for (const p of parts) if (p !== m) for (const c of p.calls) if (defined.has(`${c.method ? 'm' : 'f'}:${c.name}`)) return undefined;
+
+    // Commit: move the other statements (and this one's other members), swap the member's record and sites.
+    this.moveUnits(k, k, oldEnd, diff);
+    const kept: RequestSite[] = [];
+    for (const s of u.sites) if (s.range.start < at || s.range.start >= oldEnd) kept.push(s);
+    if (diff !== 0) {
+      for (const s of kept) shiftSite(s, oldEnd, diff);
+      for (const p of parts) if (p !== m) shiftPart(p, m.end, diff);
+      for (const o of ms.list)
+        if (o.pos >= m.end) {
+          o.pos += diff;
+          o.end += diff;
+          o.start += diff;
+        }
+      if (u.maxRef >= oldEnd) u.maxRef += diff;
+    }
+    const declsAt: { at: number; name: string }[] = [];
+    for (const d of ms.declsAt) if (d.at < m.pos) declsAt.push(d);
+    for (const [name, decls] of x.decls) for (const d of decls) declsAt.push({ at: d.pos + mu.delta - d0, name });
+    for (const d of ms.declsAt) if (d.at >= m.end) declsAt.push({ at: d.at + diff, name: d.name });
+    declsAt.sort((a, b) => a.at - b.at);
+    ms.declsAt = declsAt;
+    ms.list[ms.list.indexOf(m)] = { ...part, pos: m.pos, end: m.end + diff, start: node.getStart(sf) + mu.delta - d0, head: m.head };
+    ms.budget += x.flowUsed;
+    // The member's calls of other members' helpers: forwarded from those members' sites as they are now.
+    const calls: CallRec[] = [];
+    const fns = new Map<string, Fn[]>();
+    const addFn = (key: string, fn: Fn) => {
+      const list = fns.get(key);
+      if (list) list.push(fn);
+      else fns.set(key, [fn]);
+    };
+    for (const p of parts) {
+      if (p === m) continue;
+      const docFn = new Map<Fn, Fn>();
+      const toDoc = (fn: Fn) => {
+        let r = docFn.get(fn);
+        if (!r) docFn.set(fn, (r = movedFn(fn, d0)));
+        return r;
+      };
+      for (const e of p.fns) addFn(e.key, toDoc(e.fn));
+      for (const c of p.calls) calls.push(movedCall(c, d0, toDoc(c.fn)));
+    }
+    for (const [key, list] of x.fnsByName) for (const fn of list) addFn(key, fn);
+    for (const c of x.helperCalls) calls.push(c);
+    const own: RequestSite[] = [];
+    for (const s of kept) if (!s.forwarded?.from && !shapeSites.has(s)) own.push(s);
+    const mine = sites.slice(0, x.ownCount);
+    for (const s of mine) own.push(s);
+    for (const s of forwardCalls(own, calls, fns, x.helperCalls)) mine.push(s);
+    for (let q = x.ownCount; q < sites.length; q++) mine.push(sites[q]);
+    for (const s of mine) kept.push(s);
+    u.sites = kept;
+    u.end += diff;
+    u.deps = new Set();
+    u.consumed = [];
+    for (const p of [ms.rest, ...ms.list]) {
+      for (const d of p.deps) u.deps.add(d);
+      for (const c of p.consumed) u.consumed.push(c);
+    }
+    u.maxRef = Math.max(u.maxRef, maxRef(mine));
+    this.text = newText;
+    this.lastReparsed = 1;
+    this.lastMember = true;
+    return this.collect();
+  }
+
   private incremental(newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
     const units = this.units;
     const n = units.length;
@@ -1903,6 +2257,10 @@ export class TsDocument {
     while (i < n - 1 && end(units[i]) < span.start) i++;
     let j = i;
     while (j + 1 < n && start(units[j + 1]) <= span.oldEnd) j++;
+    if (i === j) {
+      const sites = this.memberEdit(i, newText, span);
+      if (sites) return sites;
+    }
     const toEnd = j === n - 1;
     const regionStart = start(units[i]);
     const regionEndOld = toEnd ? this.text.length : end(units[j]);
@@ -1939,16 +2297,7 @@ export class TsDocument {
       readers.push({ u, at, sf: rsf });
     }
     // Commit: move the other statements, swap the touched statements' declarations for the new ones.
-    if (diff !== 0)
-      for (let k = 0; k < n; k++) {
-        if (k >= i && k <= j) continue;
-        const u = units[k];
-        if (k > j) u.delta += diff;
-        if (u.maxRef >= regionEndOld) {
-          for (const site of u.sites) shiftSite(site, regionEndOld, diff);
-          u.maxRef += diff;
-        }
-      }
+    this.moveUnits(i, j, regionEndOld, diff);
     for (let k = 0; k < oldDecls.length; k++) {
       const arr = this.env.decls.get(oldDecls[k].name)!;
       arr[arr.indexOf(oldDecls[k])] = newDecls[k];
