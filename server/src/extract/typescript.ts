@@ -103,6 +103,8 @@ interface CallRec {
  * repository.
  */
 interface MemberSeed {
+  /** The member to walk when the unit's statement is the whole statement (a `const x = {...}` parsed again), and its parent. */
+  root?: { node: ts.Node; parent: ts.Node };
   clients: Map<string, ClientKind>;
   priorDecls: Set<string>;
   fnKeys: Set<string>;
@@ -136,7 +138,8 @@ interface Member extends Part {
 
 /** The members of a class body or of `x = {...}`, and what the statement's extraction needs to re-extract one alone. */
 interface Members {
-  kind: 'object' | 'class';
+  /** `var`: `const x = {...}` (a declaration other statements may read: re-parsed whole, its member extracted alone). */
+  kind: 'object' | 'class' | 'var';
   list: Member[];
   rest: Part;
   /** Every local declaration of the statement (unit coordinates), in order. */
@@ -650,8 +653,8 @@ class UnitExtractor {
     const { sf } = this.unit;
     const stmt = this.unit.stmt!;
     // Parallel stacks (no per-node allocation); tokens, identifiers, type nodes and JSDoc are never pushed.
-    const nodes: ts.Node[] = [stmt];
-    const parents: (ts.Node | undefined)[] = [sf];
+    const nodes: ts.Node[] = [this.seed?.root?.node ?? stmt];
+    const parents: (ts.Node | undefined)[] = [this.seed?.root?.parent ?? sf];
     const fns: (Fn | undefined)[] = [undefined];
     const scopes: ts.Node[] = [sf];
     // The declared return type of the innermost enclosing function, when it names a request input type.
@@ -1669,13 +1672,22 @@ function newUnit(sf: ts.SourceFile, delta: number, stmt: ts.Statement): Unit {
   return { sf, delta, stmt, pos: stmt.pos, end: stmt.end, key: '', decls: [], deps: new Set(), sites: [], consumed: [], deferred: [], maxRef: 0 };
 }
 
-/** The class body or the object literal of `x = {...}` whose function members may be re-extracted alone. */
-function containerOf(s: ts.Statement): { kind: 'object' | 'class'; members: ts.NodeArray<ts.Node> } | undefined {
-  if (ts.isClassDeclaration(s)) return s.members.some((m) => ts.isClassStaticBlockDeclaration(m)) ? undefined : { kind: 'class', members: s.members };
-  if (!ts.isExpressionStatement(s) || !ts.isBinaryExpression(s.expression) || s.expression.operatorToken.kind !== K.EqualsToken) return undefined;
-  const o = s.expression.right;
+/**
+ * The class body or the object literal of `x = {...}` / `const x = {...}` (one declaration) whose function members
+ * may be re-extracted alone, with the literal (`node`) and, for a declaration, the declaration.
+ */
+function containerOf(s: ts.Statement): { kind: Members['kind']; members: ts.NodeArray<ts.Node>; node: ts.Node; decl?: ts.VariableDeclaration } | undefined {
+  if (ts.isClassDeclaration(s)) return s.members.some((m) => ts.isClassStaticBlockDeclaration(m)) ? undefined : { kind: 'class', members: s.members, node: s };
+  let o: ts.Expression | undefined;
+  let decl: ts.VariableDeclaration | undefined;
+  if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === K.EqualsToken) o = s.expression.right;
+  else if (ts.isVariableStatement(s) && s.declarationList.declarations.length === 1 && ts.isIdentifier(s.declarationList.declarations[0].name)) {
+    decl = s.declarationList.declarations[0];
+    o = decl.initializer;
+  }
   // A member named like a request key would make the literal a request shape of its own.
-  return ts.isObjectLiteralExpression(o) && !hasShapeKey(o) ? { kind: 'object', members: o.properties } : undefined;
+  if (!o || !ts.isObjectLiteralExpression(o) || hasShapeKey(o)) return undefined;
+  return { kind: decl ? 'var' : 'object', members: o.properties, node: o, decl };
 }
 
 /** The function of a member that is one (method, accessor, constructor, property holding a function), named plainly. */
@@ -1693,6 +1705,7 @@ function headOf(m: ts.Node, f: { body: ts.Node }, sf: ts.SourceFile): string {
 
 /** Wrappers a member's text is parsed in on its own (`TsDocument.memberEdit`). */
 const MEMBER_WRAP = { object: ['({', '\n})'], class: ['class _ {', '\n}'] } as const;
+
 
 /** Move a part's helper records (unit coordinates) at or after `from` by `diff`; each function object once. */
 function shiftPart(p: Part, from: number, diff: number): void {
@@ -1753,7 +1766,10 @@ function fillParts(x: UnitExtractor, delta: number, partAt: (at: number) => Part
  */
 function membersOf(u: Unit, x: UnitExtractor): Members | undefined {
   const c = containerOf(u.stmt!);
-  if (!c || u.deferred.length || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
+  if (!c || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
+  // Deferred to the document: for a declaration only its own literal (a request if no statement consumes it), made
+  // again from the new parse after a member edit.
+  if (c.decl ? u.deferred.length !== 1 || u.deferred[0].node !== c.decl : u.deferred.length) return undefined;
   const sf = u.sf;
   const list: Member[] = [];
   for (const m of c.members) {
@@ -2130,13 +2146,16 @@ export class TsDocument {
   }
 
   /**
-   * An edit inside one function member of a class body or of `x = {...}` (`Unit.members`): only that member is parsed
-   * (alone, in a wrapper of its container's kind) and extracted; the other members keep their site objects (moved by
-   * the length change). Undefined, for the statement path to decide, whenever that could differ from extracting the
-   * whole statement: the edit reaches the member's first token or its last, its text does not parse alone as one
-   * member with the same head (name, kind, parameters), another part of the statement calls a helper it defines,
-   * it changes the clients or the helper names the other members see, or a local name a wrapper call elsewhere may be
-   * looking up, it binds a `require`, or the statement's repository words (`DAO_WORDS`) change.
+   * An edit inside one function member of a class body, of `x = {...}` or of `const x = {...}` (`Unit.members`): only
+   * that member is extracted, the other members keep their site objects (moved by the length change), so the rule
+   * cache reuses them. The member is parsed alone, in a wrapper of its container's kind; a declaration's statement is
+   * parsed again whole (its literal is what other statements read of the name and its deferred candidate) unless
+   * another statement read it (then the statement path re-extracts those readers too). Undefined, for the statement
+   * path to decide, whenever that could differ from extracting the whole statement: the edit reaches the member's
+   * first token or its last, its text does not parse alone as one member with the same head (name, kind,
+   * parameters), another part of the statement calls a helper it defines, it changes the clients or the helper names
+   * the other members see, or a local name a wrapper call elsewhere may be looking up, it binds a `require`, it reads
+   * its own statement's declaration, or the statement's repository words (`DAO_WORDS`) change.
    */
   private memberEdit(k: number, newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
     const u = this.units[k];
@@ -2148,33 +2167,54 @@ export class TsDocument {
     const diff = span.newEnd - span.oldEnd;
     const at = m.pos + d0;
     const oldEnd = m.end + d0;
-    const text = ownCopy(newText.slice(at, oldEnd + diff));
-    // A class member not closed by `;` or a body could run into the next one.
-    if (ms.kind === 'class' && !/[;}]$/.test(text) && continuesPrevious(newText, oldEnd + diff)) return undefined;
-    const [open, close] = MEMBER_WRAP[ms.kind];
-    const sf = this.parseRegion(open + text + close, false);
-    if (!sf || sf.statements.length !== 1) return undefined;
-    const st = sf.statements[0];
-    const nodes =
-      ms.kind === 'class' ? (ts.isClassDeclaration(st) ? st.members : undefined)
-      : ts.isExpressionStatement(st) && ts.isParenthesizedExpression(st.expression) && ts.isObjectLiteralExpression(st.expression.expression) ? st.expression.expression.properties
-      : undefined;
-    const node = nodes?.length === 1 ? nodes[0] : undefined;
+    const stmtStart = u.pos + d0;
+    const stmtEnd = u.end + d0 + diff;
+    // The member's node in a parse of its own (`mu`: a unit for that parse; positions + mu.delta are document offsets).
+    let mu: Unit;
+    let node: ts.Node | undefined;
+    let root: MemberSeed['root'];
+    if (ms.kind === 'var') {
+      for (let q = 0; q < this.units.length; q++) if (q !== k && this.units[q].deps.has(u)) return undefined;
+      if (continuesPrevious(newText, stmtEnd) && k < this.units.length - 1) return undefined;
+      const sf = this.parseRegion(ownCopy(newText.slice(stmtStart, stmtEnd)), false);
+      const st = sf?.statements.length === 1 ? sf.statements[0] : undefined;
+      const c = st && containerOf(st);
+      if (!sf || !st || c?.kind !== 'var') return undefined;
+      mu = newUnit(liteSource(sf.text), stmtStart, st);
+      node = c.members.find((x) => x.pos + stmtStart === at);
+      if (!node || node.end + stmtStart !== oldEnd + diff || contribution(mu, this.env, this.host).wrappers.length || mu.key !== u.key) return undefined;
+      root = { node, parent: c.node };
+    } else {
+      const text = ownCopy(newText.slice(at, oldEnd + diff));
+      // A class member not closed by `;` or a body could run into the next one.
+      if (ms.kind === 'class' && !/[;}]$/.test(text) && continuesPrevious(newText, oldEnd + diff)) return undefined;
+      const [open, close] = MEMBER_WRAP[ms.kind];
+      const sf = this.parseRegion(open + text + close, false);
+      if (!sf || sf.statements.length !== 1) return undefined;
+      const st = sf.statements[0];
+      const nodes =
+        ms.kind === 'class' ? (ts.isClassDeclaration(st) ? st.members : undefined)
+        : ts.isExpressionStatement(st) && ts.isParenthesizedExpression(st.expression) && ts.isObjectLiteralExpression(st.expression.expression) ? st.expression.expression.properties
+        : undefined;
+      node = nodes?.length === 1 && nodes[0].pos === open.length && nodes[0].end === open.length + text.length ? nodes[0] : undefined;
+      mu = newUnit(liteSource(sf.text), at - open.length, st);
+    }
     const f = node && memberFunction(node);
-    if (!node || !f || node.pos !== open.length || node.end !== open.length + text.length || headOf(node, f, sf) !== m.head) return undefined;
-    const dao = DAO_WORDS.test(newText.slice(u.pos + d0, u.end + d0 + diff));
+    if (!node || !f || headOf(node, f, mu.sf) !== m.head) return undefined;
+    const dao = DAO_WORDS.test(newText.slice(stmtStart, stmtEnd));
     if (dao !== ms.dao || ms.budget * 2 >= FLOW_BUDGET) return undefined;
     const parts = [ms.rest, ...ms.list];
     const priorDecls = new Set<string>();
     for (const d of ms.declsAt) if (d.at < m.pos) priorDecls.add(d.name);
     const fnKeys = new Set<string>();
     for (const p of parts) if (p !== m) for (const e of p.fns) fnKeys.add(e.key);
-    const mu = newUnit(liteSource(sf.text), at - open.length, st);
-    const x = new UnitExtractor(this.env, mu, this.host, undefined, { clients: ms.clients, priorDecls, fnKeys, dao });
+    const x = new UnitExtractor(this.env, mu, this.host, undefined, { root, clients: ms.clients, priorDecls, fnKeys, dao });
     const sites = x.run();
-    if (x.deferred.length || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
+    if (x.deferred.length || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET || x.deps.has(u)) return undefined;
+    // The unit's coordinates after the edit: a declaration's statement parsed again starts its own text.
+    const delta = ms.kind === 'var' ? stmtStart : d0;
     const part = emptyPart();
-    fillParts(x, d0, () => part);
+    fillParts(x, delta, () => part);
     part.decls.sort();
     const keys = (p: Part) => p.fns.map((e) => e.key).sort().join('\n');
     if (part.clients !== m.clients || keys(part) !== keys(m)) return undefined;
@@ -2188,23 +2228,44 @@ export class TsDocument {
     for (const s of u.sites) if (s.range.start < at || s.range.start >= oldEnd) kept.push(s);
     if (diff !== 0) {
       for (const s of kept) shiftSite(s, oldEnd, diff);
-      for (const p of parts) if (p !== m) shiftPart(p, m.end, diff);
-      for (const o of ms.list)
-        if (o.pos >= m.end) {
-          o.pos += diff;
-          o.end += diff;
-          o.start += diff;
-        }
       if (u.maxRef >= oldEnd) u.maxRef += diff;
     }
+    // Records in unit coordinates: moved by the length change after the member, and to the new parse's coordinates.
+    const rebase = d0 - delta;
+    const moveAt = (o: number) => o + (o >= m.end ? diff : 0) + rebase;
+    for (const p of parts) if (p !== m) {
+      shiftPart(p, m.end, diff);
+      if (rebase) shiftPart(p, -Infinity, rebase);
+    }
+    for (const o of ms.list)
+      if (o !== m) {
+        o.pos = moveAt(o.pos);
+        o.end = moveAt(o.end);
+        o.start = moveAt(o.start);
+      }
     const declsAt: { at: number; name: string }[] = [];
-    for (const d of ms.declsAt) if (d.at < m.pos) declsAt.push(d);
-    for (const [name, decls] of x.decls) for (const d of decls) declsAt.push({ at: d.pos + mu.delta - d0, name });
-    for (const d of ms.declsAt) if (d.at >= m.end) declsAt.push({ at: d.at + diff, name: d.name });
+    for (const d of ms.declsAt) if (d.at < m.pos) declsAt.push({ at: d.at + rebase, name: d.name });
+    for (const [name, decls] of x.decls) for (const d of decls) declsAt.push({ at: d.pos + mu.delta - delta, name });
+    for (const d of ms.declsAt) if (d.at >= m.end) declsAt.push({ at: moveAt(d.at), name: d.name });
     declsAt.sort((a, b) => a.at - b.at);
     ms.declsAt = declsAt;
-    ms.list[ms.list.indexOf(m)] = { ...part, pos: m.pos, end: m.end + diff, start: node.getStart(sf) + mu.delta - d0, head: m.head };
+    ms.list[ms.list.indexOf(m)] = { ...part, pos: m.pos + rebase, end: m.end + diff + rebase, start: node.getStart(mu.sf) + mu.delta - delta, head: m.head };
     ms.budget += x.flowUsed;
+    if (ms.kind === 'var') {
+      // The declaration other statements read, and the literal deferred to the document, from the new parse.
+      const before = u.decls;
+      for (const d of mu.decls) d.unit = u;
+      for (let q = 0; q < before.length; q++) {
+        const arr = this.env.decls.get(before[q].name)!;
+        arr[arr.indexOf(before[q])] = mu.decls[q];
+      }
+      u.decls = mu.decls;
+      u.sf = mu.sf;
+      u.delta = mu.delta;
+      u.pos = mu.stmt!.pos;
+      u.end = mu.stmt!.end;
+      u.deferred = [{ node: (mu.stmt as ts.VariableStatement).declarationList.declarations[0], fn: undefined }];
+    } else u.end += diff;
     // The member's calls of other members' helpers: forwarded from those members' sites as they are now.
     const calls: CallRec[] = [];
     const fns = new Map<string, Fn[]>();
@@ -2218,11 +2279,11 @@ export class TsDocument {
       const docFn = new Map<Fn, Fn>();
       const toDoc = (fn: Fn) => {
         let r = docFn.get(fn);
-        if (!r) docFn.set(fn, (r = movedFn(fn, d0)));
+        if (!r) docFn.set(fn, (r = movedFn(fn, delta)));
         return r;
       };
       for (const e of p.fns) addFn(e.key, toDoc(e.fn));
-      for (const c of p.calls) calls.push(movedCall(c, d0, toDoc(c.fn)));
+      for (const c of p.calls) calls.push(movedCall(c, delta, toDoc(c.fn)));
     }
     for (const [key, list] of x.fnsByName) for (const fn of list) addFn(key, fn);
     for (const c of x.helperCalls) calls.push(c);
@@ -2234,7 +2295,6 @@ export class TsDocument {
     for (let q = x.ownCount; q < sites.length; q++) mine.push(sites[q]);
     for (const s of mine) kept.push(s);
     u.sites = kept;
-    u.end += diff;
     u.deps = new Set();
     u.consumed = [];
     for (const p of [ms.rest, ...ms.list]) {

@@ -1,6 +1,6 @@
 /**
- * Sub-statement units (issue 11): an edit inside one function member of a class body or of `module.exports = {...}` /
- * `exports.x = {...}` re-parses and re-extracts that member alone (`TsDocument.memberEdit`). As a property: after
+ * Sub-statement units (issue 11): an edit inside one function member of a class body, of `module.exports = {...}` /
+ * `exports.x = {...}` or of `const x = {...}` re-extracts that member alone (`TsDocument.memberEdit`). As a property: after
  * random edits (statements typed into members, characters typed into strings, and edits anywhere, also breaking the
  * syntax) the result equals a fresh full extraction (sites, ranges, branch ids, enclosing functions, forwarded
  * copies); edits at points marked `§M` / `§Q` (members no other member calls, statements that change nothing the
@@ -132,10 +132,32 @@ class Shadow {
 
 export const handlers = {
   a: async (e) => {
+    §M
+    return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e.id }, UpdateExpression: 'SET c = :d§Q' }));
+  },
+  async b(e) {
+    §M
+    await this.c2(e);
+    return doc.send(new PutCommand({ TableName: TABLE, Item: { id: e }, ConditionExpression: 'attribute_not_exists(id)§Q' }));
+  },
+  async c2(e) {
     §S
-    return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e.id }, UpdateExpression: 'SET c = :d§q' }));
+    return doc.send(new DeleteCommand({ TableName: TABLE, Key: { id: e }, ConditionExpression: 'attribute_exists(id)§q' }));
+  },
+  name: 'handlers§q',
+};
+
+// Read by another statement (a value of its request): an edit in it re-extracts that statement too.
+const routes = {
+  async list(e) {
+    §S
+    return doc.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :p§q', ExpressionAttributeValues: { ':p': e } }));
   },
 };
+
+export async function register() {
+  await doc.send(new PutCommand({ TableName: TABLE, Item: { id: 'routes', r: routes } }));
+}
 `;
 
 /** Statements that change nothing another member sees: typed at a `§M` point, the member path must be taken. */
@@ -192,9 +214,11 @@ function prepare(template: string): { text: string; points: Point[] } {
 function memberSpan(text: string, at: number): { start: number; end: number } | undefined {
   const sf = ts.createSourceFile('f.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   for (const st of sf.statements) {
+    const init = ts.isVariableStatement(st) ? st.declarationList.declarations[0].initializer : undefined;
     const members =
       ts.isClassDeclaration(st) ? st.members
       : ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && ts.isObjectLiteralExpression(st.expression.right) ? st.expression.right.properties
+      : init && ts.isObjectLiteralExpression(init) ? init.properties
       : undefined;
     for (const m of members ?? []) if (m.pos <= at && at < m.end) return { start: m.pos, end: m.end };
   }
@@ -296,5 +320,36 @@ describe('extract: an edit inside one member of a class body or object literal r
     assert.ok(doc.lastMember);
     const handle1 = got.filter((s) => s.enclosingFunction?.name === 'handle1' && s.forwarded?.from);
     assert.deepEqual(handle1.map((s) => s.api).sort(), ['PutItem', 'PutItem', 'UpdateItem']);
+  });
+
+  it('const x = {...}: a member edit keeps the declaration other statements read up to date; read by another statement, the statement path', () => {
+    let { text } = prepare(TEMPLATE);
+    const doc = new TsDocument('typescript', 'typescript');
+    doc.full(text);
+    const edit = (from: string, to: string) => {
+      const at = text.indexOf(from);
+      assert.ok(at >= 0, from);
+      text = text.slice(0, at) + to + text.slice(at + from.length);
+      const got = doc.update(text, { start: at, oldEnd: at + from.length, newEnd: at + to.length });
+      assert.deepEqual(got, fresh(text), `${from} -> ${to}`);
+      return got;
+    };
+    // Inside handlers.a (nobody reads handlers): the member path, the statement parsed again for its declaration.
+    edit("UpdateExpression: 'SET c = :d'", "UpdateExpression: 'SET c = :d, e = :e'");
+    assert.ok(doc.lastMember);
+    edit('return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e.id }', 'const extra = 1;\n    return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e.id }');
+    assert.ok(doc.lastMember);
+    // Another statement starts reading it: what it reads is the literal as it is now (the member's new text).
+    const got = edit("Item: { id: 'routes', r: routes }", "Item: { id: 'routes', r: routes, h: handlers }");
+    assert.ok(doc.lastWasIncremental);
+    assert.ok(JSON.stringify(got.find((s) => s.enclosingFunction?.name === 'register')!.params).includes('const extra = 1'));
+    // Now read: an edit inside it re-extracts the reader as well.
+    edit("UpdateExpression: 'SET c = :d, e = :e'", "UpdateExpression: 'SET c = :d'");
+    assert.ok(doc.lastWasIncremental && !doc.lastMember);
+    assert.equal(doc.lastReparsed, 2);
+    // routes is read by register from the start.
+    edit("'pk = :p', ExpressionAttributeValues: { ':p': e }", "'pk = :p AND sk = :s', ExpressionAttributeValues: { ':p': e }");
+    assert.ok(doc.lastWasIncremental && !doc.lastMember);
+    assert.equal(doc.lastReparsed, 2);
   });
 });
