@@ -5,17 +5,26 @@
  * lines they were read from (`windows`): the site's own lines, its request objects' lines and the line of every offset
  * a finding mentions (a range in a constant, a fix's insertion point). An entry is reused only when no edit since it
  * was computed touched one of those lines; its offsets then move as the extractor moved the site's (`o >= oldEnd`
- * shifts by the length change: the extractor's own rule for offsets outside the edited statements). A site rule that
+ * shifts by the length change: the extractor's own rule for offsets outside the edited statements): the windows in
+ * place, the findings lazily (the moves are recorded per entry, a move and the one undoing it cancel out, and a finding
+ * is copied with its offsets moved only when it is handed out; one handed out is never changed). A finding that repeats
+ * one already handed out this run (same rule, range and message: a constant shared by many requests) or that the
+ * rule's `dropIf` drops is not handed out, so the copies of a shared finding are neither moved nor asked. A site rule that
  * asks who else uses source outside its request (`ctx.shared().sharers`: the reserved-word fix of a constant or a
  * dict outside the call) depends on the other sites through that answer only: the entry keeps the answers and is
  * reused while the document's `TrackedSource` (shared.ts) says they still hold. A site rule that reads `ctx.sites`
- * otherwise is recomputed on every run. Document-level rules (separate-child-and-counter-writes,
- * set-without-if-not-exists's `dropIf`, suppressions) run afresh each time.
+ * otherwise is recomputed on every run. Every site of the last run keeps an entry (a volatile one to be recomputed),
+ * so the sites new since and the ones gone are known without a set of all sites (`siteChange`, for the shared-source
+ * answers and set-without-if-not-exists's Put index, which is then built from the previous one). Document-level rules
+ * (separate-child-and-counter-writes, set-without-if-not-exists's `dropIf`, suppressions) run each time, on what
+ * changed where they can: the suppression directives' offsets are kept from text to text (`edited`), only the lines an
+ * edit touched read again.
  */
 import type { Range, RequestSite } from '../extract/model';
 import { operations } from './analysis';
 import { pythonImport } from './fixes';
 import { SharedHistory, type SharedSource, type SharersAnswer, type TrackedSource, movedFix } from './shared';
+import { type Suppression, directiveOffsets, suppressionsAt } from './suppression';
 import type { Rule, RuleContext, SiteFinding, TextEdit } from './types';
 
 /** One edit between two texts: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
@@ -51,11 +60,25 @@ export interface Window {
 }
 
 export interface SiteEntry {
-  /** The site's findings, per rule that has any (its index in the run's site rules), in current offsets. */
+  /**
+   * The site's findings, per rule that has any (its index in the run's site rules): in current offsets once `pending`
+   * is applied (`settle`, when one is handed out; findings handed out are never changed, moved ones are new objects).
+   */
   findings: [number, SiteFinding[]][];
   windows: Window[];
   /** The largest offset the findings mention (-1 without findings): an edit after it leaves them as they are. */
   last: number;
+  /** The smallest offset the findings mention (when known): an edit before it moves them all alike. */
+  first?: number;
+  /**
+   * Moves not yet applied to `findings`, in order, as flat pairs (offsets from `from` on move by `diff`; `from` is
+   * -Infinity for a move of every offset). A move undone by the next (a character typed, then deleted) cancels out.
+   */
+  pending?: number[];
+  /** Not to be reused (a volatile site, or results of other rules or tables): kept to know the site was linted. */
+  volatile?: boolean;
+  /** Whether the entry survived the edits of this run (`moved`, asked once per run). */
+  ok?: boolean;
   /** The run that last handed this site back (entries of sites not handed back are dropped after each run). */
   run: number;
   /** The first window's start and the last window's end: most edits lie wholly before or after them. */
@@ -63,6 +86,26 @@ export interface SiteEntry {
   hi: number;
   /** The shared-source answers the findings were built from (reused only while each still holds). */
   deps?: SharersAnswer[];
+}
+
+/**
+ * How a document's sites differ from the ones of the run before through the same rule cache: the sites new since
+ * (re-extracted) and the ones that went. The others are the same objects, their contents unchanged (offsets moved).
+ */
+export interface SiteChange {
+  prev: readonly RequestSite[];
+  fresh: readonly RequestSite[];
+  gone: readonly RequestSite[];
+}
+
+const changes = new WeakMap<readonly RequestSite[], SiteChange>();
+
+/**
+ * How `sites` differ from the sites linted before them (when both went through one rule cache), for document-level
+ * steps that keep something per site (set-without-if-not-exists's Put index).
+ */
+export function siteChange(sites: readonly RequestSite[]): SiteChange | undefined {
+  return changes.get(sites);
 }
 
 /** What the last run did, for tests and the bench. */
@@ -81,7 +124,11 @@ export class RuleCache {
   private entries = new Map<RequestSite, SiteEntry>();
   private spans: Span[] = [];
   private runs = 0;
+  /** The sites of the last run. */
+  private lastSites?: readonly RequestSite[];
   private readonly history = new SharedHistory();
+  /** Offsets of the suppression directives of a text (`directiveOffsets`), moved through the edits. */
+  private directives?: { text: string; offsets: number[] };
   private current?: TrackedSource;
   readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0, dependent: 0 };
 
@@ -95,10 +142,25 @@ export class RuleCache {
       this.clear();
       return undefined;
     }
-    if (oldText === newText) return undefined;
+    const d = this.directives;
+    if (oldText === newText) {
+      if (d?.text === oldText) d.text = newText;
+      return undefined;
+    }
     const span = changedSpan(oldText, newText);
     this.spans.push(span);
+    this.directives = d?.text === oldText ? movedDirectives(d.offsets, oldText, newText, span) : undefined;
     return span;
+  }
+
+  /**
+   * The suppression comments of `text` (`parseSuppressions`' answer): the directives' offsets are kept from text to
+   * text, only the lines an edit touched read again (a directive is read from its own line alone).
+   */
+  suppressions(text: string, languageId: string): Suppression[] {
+    let d = this.directives;
+    if (d?.text !== text) d = this.directives = { text, offsets: directiveOffsets(text) };
+    return suppressionsAt(text, languageId, d.offsets);
   }
 
   clear(): void {
@@ -107,6 +169,8 @@ export class RuleCache {
     this.key = undefined;
     this.history.clear();
     this.current = undefined;
+    this.directives = undefined;
+    this.lastSites = undefined;
   }
 
   /**
@@ -124,40 +188,93 @@ export class RuleCache {
 
   /**
    * Per rule of `rules` (all site rules), its findings over the sites in order: reused where the cache allows,
-   * computed otherwise. `failed` receives the ids of rules that threw (their findings are then dropped by the caller,
-   * as when `check` throws); `timings` (optional) accumulates ms per rule id.
+   * computed otherwise; without the ones `dropIf` (the rule's, asked with `unless`) drops and without repeats of one
+   * finding (the same rule, range and message: only the first is kept, as the caller's dedupe would). `failed`
+   * receives the ids of rules that threw (their findings are then dropped by the caller, as when `check` throws);
+   * `timings` (optional) accumulates ms per rule id.
    */
   results(
     rules: readonly Rule[],
     ctx: RuleContext & { languageId: string },
     failed: Map<string, unknown>,
     timings?: Map<string, number>,
+    dropIf?: (k: number, unless: unknown) => boolean,
   ): SiteFinding[][] {
     const { text, sites } = ctx;
     const key = documentKey(rules, ctx);
+    const entries = this.entries;
     if (key === undefined || key !== this.key) {
-      this.entries = new Map();
+      // Nothing cached is reused; the entries still tell which sites the last run had.
+      for (const e of entries.values()) e.volatile = true;
       this.key = key;
     }
     const spans = this.spans;
     this.spans = [];
-    const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans)));
+    const run = ++this.runs;
+    // Which sites the last run had (an entry each) and which are new; the entries moved through the edits once.
+    const olds: (SiteEntry | undefined)[] = new Array<SiteEntry | undefined>(sites.length);
+    const fresh: RequestSite[] = [];
+    let kept = 0;
+    for (let i = 0; i < sites.length; i++) {
+      const e = entries.get(sites[i]);
+      if (!e) fresh.push(sites[i]);
+      else {
+        if (e.run !== run) {
+          e.run = run;
+          e.ok = !e.volatile && moved(e, spans);
+          kept++;
+        }
+        olds[i] = e;
+      }
+    }
+    // The sites of the last run not handed back (dropped at the end of this one).
+    const gone: RequestSite[] = [];
+    if (entries.size !== kept) for (const [site, e] of entries) if (e.run !== run) gone.push(site);
+    if (this.lastSites && this.lastSites !== sites) changes.set(sites, { prev: this.lastSites, fresh, gone });
+    this.lastSites = sites;
+    const freshSet = fresh.length ? new Set(fresh) : undefined;
+    const has = (s: RequestSite) => entries.get(s)?.run === run || freshSet?.has(s) === true;
+    const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans), { has, fresh }));
     const stats = this.stats;
     stats.computed = stats.reused = stats.volatile = stats.dependent = 0;
-    // Entries are updated in place (most sites come back): marked with this run, the others dropped at the end.
-    const entries = this.entries;
-    const run = ++this.runs;
     const out: SiteFinding[][] = rules.map(() => []);
-    const emit = (found: [number, SiteFinding[]][]) => {
-      for (const [k, list] of found) for (const f of list) out[k].push(f);
+    // Findings handed out, by start offset: a repeat (same rule, range, message) is left out.
+    const seen = new Map<number, [number, SiteFinding][]>();
+    const emit = (entry: SiteEntry) => {
+      for (let j = 0; j < entry.findings.length; j++) {
+        const k = entry.findings[j][0];
+        for (let i = 0; i < entry.findings[j][1].length; i++) {
+          let f = entry.findings[j][1][i];
+          const p = entry.pending;
+          const start = p ? movedOffset(f.range.start, p) : f.range.start;
+          const end = p ? movedOffset(f.range.end, p) : f.range.end;
+          const at = seen.get(start);
+          if (at && at.some(([h, g]) => h === k && g.range.end === end && g.ruleId === f.ruleId && g.message === f.message)) continue;
+          if (f.unless !== undefined && dropIf) {
+            try {
+              if (dropIf(k, f.unless)) continue;
+            } catch (e) {
+              if (!failed.has(rules[k].id)) failed.set(rules[k].id, e);
+              continue;
+            }
+          }
+          if (p) {
+            settle(entry);
+            f = entry.findings[j][1][i];
+          }
+          if (at) at.push([k, f]);
+          else seen.set(start, [[k, f]]);
+          out[k].push(f);
+        }
+      }
     };
-    for (const site of sites) {
-      const old = entries.get(site);
-      if (old && key !== undefined && moved(old, spans) && (!old.deps || old.deps.every((d) => shared.still(d)))) {
+    for (let n = 0; n < sites.length; n++) {
+      const site = sites[n];
+      const old = olds[n];
+      if (old?.ok && (!old.deps || old.deps.every((d) => shared.still(d)))) {
         stats.reused++;
         if (old.deps) stats.dependent++;
-        old.run = run;
-        emit(old.findings);
+        emit(old);
         continue;
       }
       let volatile = key === undefined;
@@ -199,16 +316,20 @@ export class RuleCache {
         }
       });
       stats.computed++;
-      if (volatile) stats.volatile++;
-      else {
+      let entry: SiteEntry;
+      if (volatile) {
+        stats.volatile++;
+        entry = { findings, windows: [], last: -1, run, lo: Infinity, hi: -Infinity, volatile: true };
+      } else {
         const windows = windowsOf(text, site, findings);
-        const entry: SiteEntry = { findings, windows, last: lastOffset(findings), run, ...bounds(windows) };
+        entry = { findings, windows, last: lastOffset(findings), first: firstOffset(findings), run, ...bounds(windows) };
         if (deps.length) entry.deps = deps;
-        entries.set(site, entry);
       }
-      emit(findings);
+      entries.set(site, entry);
+      emit(entry);
     }
-    for (const [site, entry] of entries) if (entry.run !== run) entries.delete(site);
+    // Entries of sites not handed back this time (usually those of the re-extracted statement) are dropped.
+    for (const site of gone) entries.delete(site);
     return out;
   }
 }
@@ -234,8 +355,9 @@ function documentKey(rules: readonly Rule[], ctx: RuleContext & { languageId: st
 
 /**
  * Move a cached entry through the edits since its run: false when one touched its lines (then it is recomputed).
- * Its findings are replaced by moved copies (the previous run's objects, handed out already, are never changed).
- * Exported for its property test (test/unit/rules/rule-cache.test.ts: the same as moving window by window).
+ * Its findings' moves are recorded (`pending`), applied when one is handed out (`settle`: as new objects; the previous
+ * run's, handed out already, are never changed). Exported for its property test (test/unit/rules/rule-cache.test.ts:
+ * the same as moving window by window).
  */
 export function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
   for (const span of spans) {
@@ -268,10 +390,46 @@ export function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
     }
     // Findings about text before the edit (a shared constant at the top of the file) stay the same objects.
     if (entry.last < span.oldEnd) continue;
-    entry.findings = entry.findings.map(([k, list]) => [k, list.map((f) => shiftFinding(f, span.oldEnd, diff))]);
+    const all = entry.first !== undefined && entry.first >= span.oldEnd;
+    defer(entry, all ? -Infinity : span.oldEnd, diff);
     entry.last += diff;
+    if (all) entry.first! += diff;
   }
   return true;
+}
+
+/** The entry's findings in current offsets (the pending moves applied). */
+export function currentFindings(entry: SiteEntry): [number, SiteFinding[]][] {
+  settle(entry);
+  return entry.findings;
+}
+
+/** Record a move of the findings' offsets from `from` on by `diff`, merged with the one before when they compose. */
+function defer(entry: SiteEntry, from: number, diff: number): void {
+  const p = (entry.pending ??= []);
+  const n = p.length;
+  // (f, d) then (f + d, e) is (f, d + e): an offset at or after f went to or after f + d; one before f stayed before f + d
+  // (when d < 0, [f + d, f) was the edit's own text, which no offset of an untouched entry lies in).
+  if (n && p[n - 2] + p[n - 1] === from) {
+    const d = p[n - 1] + diff;
+    if (d === 0) p.length = n - 2;
+    else p[n - 1] = d;
+  } else p.push(from, diff);
+  if (!p.length) entry.pending = undefined;
+  else if (p.length > 16) settle(entry);
+}
+
+function movedOffset(o: number, pending: readonly number[]): number {
+  for (let i = 0; i < pending.length; i += 2) if (o >= pending[i]) o += pending[i + 1];
+  return o;
+}
+
+/** Apply the entry's pending moves: its findings become moved copies (the previous objects are left as they were). */
+function settle(entry: SiteEntry): void {
+  const p = entry.pending;
+  if (!p) return;
+  entry.pending = undefined;
+  entry.findings = entry.findings.map(([k, list]) => [k, list.map((f) => shiftFinding(f, p))]);
 }
 
 /**
@@ -311,6 +469,18 @@ function lastOffset(findings: [number, SiteFinding[]][]): number {
   return m;
 }
 
+/** The smallest offset findings mention (ranges, related ranges, fix edits); undefined for none. */
+function firstOffset(findings: [number, SiteFinding[]][]): number | undefined {
+  let m = Infinity;
+  for (const [, list] of findings)
+    for (const f of list) {
+      m = Math.min(m, f.range.start);
+      for (const x of f.related ?? []) m = Math.min(m, x.range.start);
+      for (const fix of f.fixes ?? []) for (const e of fix.edits) m = Math.min(m, e.range.start);
+    }
+  return m === Infinity ? undefined : m;
+}
+
 /** A finding with ranges of its own (shared with nothing the extractor moves). */
 function snapshot(f: SiteFinding): SiteFinding {
   const r = (x: Range): Range => ({ start: x.start, end: x.end });
@@ -320,8 +490,12 @@ function snapshot(f: SiteFinding): SiteFinding {
   return out;
 }
 
-function shiftFinding(f: SiteFinding, from: number, diff: number): SiteFinding {
-  const r = (x: Range): Range => (x.start >= from || x.end >= from ? { start: x.start >= from ? x.start + diff : x.start, end: x.end >= from ? x.end + diff : x.end } : x);
+function shiftFinding(f: SiteFinding, pending: readonly number[]): SiteFinding {
+  const r = (x: Range): Range => {
+    const start = movedOffset(x.start, pending);
+    const end = movedOffset(x.end, pending);
+    return start === x.start && end === x.end ? x : { start, end };
+  };
   const out: SiteFinding = { ...f, range: r(f.range) };
   if (f.related) out.related = f.related.map((x) => ({ ...x, range: r(x.range) }));
   if (f.fixes)
@@ -331,6 +505,21 @@ function shiftFinding(f: SiteFinding, from: number, diff: number): SiteFinding {
       return moved;
     });
   return out;
+}
+
+/** The directives' offsets (`directiveOffsets`) of `newText`, from those of `oldText`: the edit's lines read again. */
+function movedDirectives(offsets: readonly number[], oldText: string, newText: string, span: Span): { text: string; offsets: number[] } {
+  // The lines the edit touched: they start where they did (the texts agree before span.start) and end at the same
+  // line break, moved (the texts agree from oldEnd / newEnd on).
+  const from = span.start > 0 ? oldText.lastIndexOf('\n', span.start - 1) + 1 : 0;
+  const nl = oldText.indexOf('\n', span.oldEnd);
+  const oldTo = nl < 0 ? oldText.length : nl;
+  const diff = span.newEnd - span.oldEnd;
+  const out: number[] = [];
+  for (const o of offsets) if (o < from) out.push(o);
+  for (const o of directiveOffsets(newText, from, oldTo + diff)) out.push(o);
+  for (const o of offsets) if (o > oldTo) out.push(o + diff);
+  return { text: newText, offsets: out };
 }
 
 /** The lines a site's findings were read from (see the file comment). */

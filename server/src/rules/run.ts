@@ -132,7 +132,9 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   const cache = config.cache;
   const siteRules = cache ? active.filter((r) => r.site) : [];
   const failed = new Map<string, unknown>();
-  const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings) : undefined;
+  // Asked only of findings that are no repeat of one kept (a constant shared by many requests gives as many copies).
+  const dropIf = (k: number, unless: unknown) => siteRules[k].dropIf?.(ctx, unless) ?? false;
+  const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings, dropIf) : undefined;
   const slot = new Map(siteRules.map((r, i) => [r, i]));
   for (const rule of active) {
     const sev = resolveSeverity(rule, config) as Severity;
@@ -151,19 +153,16 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
         failure(rule.id, failed.get(rule.id));
         continue;
       }
-      try {
-        for (const f of perSite![k]) {
-          if (f.unless === undefined) push(f);
-          else if (!rule.dropIf?.(ctx, f.unless)) {
-            const rest = { ...f };
-            delete rest.unless;
-            push(rest);
-          }
+      // `dropIf` was asked by the cache (a rule whose dropIf threw is among the failed).
+      for (const f of perSite![k]) {
+        if (f.unless === undefined) push(f);
+        else {
+          const rest = { ...f };
+          delete rest.unless;
+          push(rest);
         }
-        for (const f of mine) findings.push(f);
-      } catch (e) {
-        failure(rule.id, e);
       }
+      for (const f of mine) findings.push(f);
     } else {
       try {
         for (const f of rule.check(ctx)) push(f);
@@ -192,7 +191,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     if (sites.some((s) => s.alternative && s.alternative.count > 1)) kept = kept.map(withoutFixes);
   }
   try {
-    const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled);
+    const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled, cache?.suppressions(text, languageId));
     kept = r.kept;
     const sev = resolveSeverity(rules.find((r) => r.id === UNUSED_SUPPRESSION) ?? unusedSuppression, config);
     if (sev !== 'off') kept = kept.concat(r.unused.map((f) => ({ ...f, severity: sev })));

@@ -196,29 +196,27 @@ function writesCounterItem(text: string, child: RequestSite, counter: RequestSit
 
 function check(text: string, sites: RequestSite[]): (Omit<Finding, 'severity'> & { severity?: Severity })[] {
   const out: (Omit<Finding, 'severity'> & { severity?: Severity })[] = [];
-  // Child writes per enclosing function, in document order: a counter looks only at its own function's.
-  let writes: Map<string, RequestSite[]> | undefined;
-  const writesIn = (scope: string) => {
-    if (!writes) {
-      writes = new Map();
-      for (const s of sites) {
-        const at = s.api === 'PutItem' || s.api === 'DeleteItem' ? scopeOf(s) : undefined;
-        if (at === undefined) continue;
-        const list = writes.get(at);
-        if (list) list.push(s);
-        else writes.set(at, [s]);
-      }
-    }
-    return writes.get(scope) ?? [];
-  };
+  // Child writes per enclosing function, in document order: a counter looks only at its own function's. Without any
+  // (a document of updates and transactions), no counter has a child: nothing else is read.
+  const writes = new Map<string, RequestSite[]>();
+  for (const s of sites) {
+    const at = s.api === 'PutItem' || s.api === 'DeleteItem' ? scopeOf(s) : undefined;
+    if (at === undefined) continue;
+    const list = writes.get(at);
+    if (list) list.push(s);
+    else writes.set(at, [s]);
+  }
+  if (!writes.size) return out;
   for (const counter of sites) {
     const actions = counterActionsOf(counter);
     if (!actions.length) continue;
-    const attrs = actions.map((c) => c.key);
     const scope = scopeOf(counter);
     if (!scope) continue;
+    const candidates = writes.get(scope);
+    if (!candidates) continue;
+    const attrs = actions.map((c) => c.key);
     const counterTable = tableId(text, operations(counter)[0]);
-    const children = writesIn(scope).filter((s) => {
+    const children = candidates.filter((s) => {
       if (exclusive(s, counter) || writesCounterItem(text, s, counter, attrs)) return false;
       // A write to another table that the counter does not count (a notification, an audit row) is no child.
       const table = tableId(text, operations(s)[0]);

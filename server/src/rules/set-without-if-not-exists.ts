@@ -6,6 +6,7 @@ import {
 } from './analysis';
 import { hostSyntax, rewriteString } from './edit';
 import { ActionEditor, fixableSite } from './fixes';
+import { siteChange } from './incremental';
 import { DOCS_BASE, Fix, Rule, SiteFinding } from './types';
 
 const id = 'set-without-if-not-exists';
@@ -52,6 +53,8 @@ function valueAt(item: ObjectNode, path: string, style: RequestSite['style']): V
 
 /** A Put (or BatchPut) of the document, read once per site object: its table and its Item with the key patterns of its entries. */
 interface PutSummary {
+  /** The site it was read from (an index built from the previous one drops the Puts of sites that went). */
+  site: RequestSite;
   table: string | undefined;
   item: ObjectNode;
   style: RequestSite['style'];
@@ -76,7 +79,7 @@ function putsOf(text: string, site: RequestSite): PutSummary[] {
     const patterns = new Map<string, string>();
     // The last entry of a key wins, as `prop` reads it.
     for (const p of item.properties) patterns.set(p.key, keyPattern(text, p.value, put.site.style));
-    out.push({ table: tableId(text, put), item, style: put.site.style, patterns });
+    out.push({ site, table: tableId(text, put), item, style: put.site.style, patterns });
   }
   putsOfSite.set(site, out);
   return out;
@@ -97,36 +100,59 @@ export interface CounterItem {
  * takes over the previous one's answers (per CounterItem object, cached findings keeping theirs, or per contents) when
  * they still hold, by construction: a witness still among the Puts answers yes; a no stays a no unless one of the Puts that are
  * new since then (usually those of the one re-extracted statement) creates the item. Only other questions search.
+ * After an edit through the language service's rule cache the index is built from the previous one and the sites that
+ * came and went (`siteChange`), its list of Puts only when a question needs a search of them all.
  */
 class PutIndex {
-  private readonly byTable = new Map<string | undefined, PutSummary[]>();
-  private readonly all: PutSummary[] = [];
+  private byTable?: Map<string | undefined, PutSummary[]>;
+  private list?: PutSummary[];
   private readonly answers = new Map<string, PutSummary | null>();
   private readonly byObject = new WeakMap<CounterItem, PutSummary | null>();
-  /** The index this one replaced (one generation only), the Puts it did not have and the ones this one has. */
+  /** The index this one replaced (one generation only), the Puts it did not have and whether one of its is still here. */
   private previous: PutIndex | undefined;
-  private added: PutSummary[] = [];
-  private present: Set<PutSummary> | undefined;
+  private added: readonly PutSummary[] = [];
+  private present: ((put: PutSummary) => boolean) | undefined;
 
   constructor(
-    readonly puts: readonly PutSummary[],
+    /** The Puts, in any order (they give the same answers); read on first need. */
+    private readonly source: () => PutSummary[],
+    /** How many there are. */
+    readonly size: number,
     previous?: PutIndex,
+    /** From `previous` to this: the Puts new here, and whether one of `previous`'s is still here. */
+    change?: { added: readonly PutSummary[]; present: (put: PutSummary) => boolean },
   ) {
-    for (const put of puts) {
-      this.all.push(put);
-      const list = this.byTable.get(put.table);
-      if (list) list.push(put);
-      else this.byTable.set(put.table, [put]);
-    }
     if (previous) {
       previous.previous = undefined;
       previous.present = undefined;
       previous.added = [];
-      const before = new Set(previous.puts);
-      this.present = new Set(puts);
-      this.added = puts.filter((p) => !before.has(p));
+      if (change) {
+        this.added = change.added;
+        this.present = change.present;
+      } else {
+        const before = new Set(previous.puts);
+        const now = new Set(this.puts);
+        this.present = (p) => now.has(p);
+        this.added = this.puts.filter((p) => !before.has(p));
+      }
       this.previous = previous;
     }
+  }
+
+  get puts(): readonly PutSummary[] {
+    return (this.list ??= this.source());
+  }
+
+  private tables(): Map<string | undefined, PutSummary[]> {
+    if (!this.byTable) {
+      this.byTable = new Map();
+      for (const put of this.puts) {
+        const list = this.byTable.get(put.table);
+        if (list) list.push(put);
+        else this.byTable.set(put.table, [put]);
+      }
+    }
+    return this.byTable;
   }
 
   /**
@@ -135,7 +161,7 @@ class PutIndex {
    * a value not known to be anything else). Then the attribute cannot be missing when the update runs.
    */
   created(c: CounterItem): boolean {
-    if (!this.all.length) return false;
+    if (!this.size) return false;
     // Cached findings keep their CounterItem object from run to run: asked by identity first.
     let hit = this.byObject.get(c);
     if (hit !== undefined) return hit !== null;
@@ -145,21 +171,21 @@ class PutIndex {
       // The previous index's answer, for this object or (a new finding) for its contents, when it still holds.
       const prev = this.previous;
       const old = prev ? (prev.byObject.get(c) ?? prev.answers.get(sig)) : undefined;
-      if (old !== undefined && old !== null && this.present!.has(old)) hit = old;
+      if (old !== undefined && old !== null && this.present!(old)) hit = old;
       else if (old === null) hit = this.search(c, this.added);
-      else hit = this.search(c, this.all);
+      else hit = this.search(c, undefined);
       this.answers.set(sig, hit);
     }
     this.byObject.set(c, hit);
     return hit !== null;
   }
 
-  /** The first of `puts` that creates the item (see `created`), or null. */
-  private search(c: CounterItem, puts: readonly PutSummary[]): PutSummary | null {
-    if (!puts.length) return null;
+  /** The first of `puts` (all of them when undefined) that creates the item (see `created`), or null. */
+  private search(c: CounterItem, puts: readonly PutSummary[] | undefined): PutSummary | null {
+    if (puts && !puts.length) return null;
     // A Put of an unknown table may be any table; an update of an unknown table may meet any Put.
     const candidates =
-      puts !== this.all ? puts.filter((p) => c.table === undefined || p.table === c.table || p.table === undefined) : c.table === undefined ? this.all : [...(this.byTable.get(c.table) ?? []), ...(this.byTable.get(undefined) ?? [])];
+      puts !== undefined ? puts.filter((p) => c.table === undefined || p.table === c.table || p.table === undefined) : c.table === undefined ? this.puts : [...(this.tables().get(c.table) ?? []), ...(this.tables().get(undefined) ?? [])];
     return (
       candidates.find((put) => {
         const fits = c.key.every(([attr, want]) => {
@@ -190,11 +216,45 @@ let lastIndex: PutIndex | undefined;
 function putIndex(text: string, sites: readonly RequestSite[]): PutIndex {
   const hit = indexes.get(sites);
   if (hit && hit.text === text) return hit.index;
-  const puts: PutSummary[] = [];
-  for (const site of sites) for (const put of putsOf(text, site)) puts.push(put);
-  // Summaries are per site object and read from contents only: the same ones in the same order give the same answers.
-  const same = lastIndex && lastIndex.puts.length === puts.length && puts.every((p, i) => p === lastIndex!.puts[i]);
-  const index = same ? lastIndex! : new PutIndex(puts, lastIndex);
+  let index: PutIndex;
+  // Linted after the sites before them through the rule cache: from the index of those, the Puts of the sites that came
+  // and went (a site handed back is the same object, its Puts the same summaries).
+  const change = siteChange(sites);
+  const base = change && indexes.get(change.prev)?.index;
+  if (change && base) {
+    const goneSites = new Set<RequestSite>();
+    let removed = 0;
+    for (const site of change.gone) {
+      // Read when the previous index was (or before): a site that went is not read again in this text.
+      const n = putsOfSite.get(site)?.length ?? 0;
+      if (n) {
+        goneSites.add(site);
+        removed += n;
+      }
+    }
+    const added: PutSummary[] = [];
+    for (const site of change.fresh) for (const put of putsOf(text, site)) added.push(put);
+    if (!removed && !added.length) index = base;
+    else {
+      const previous = base;
+      index = new PutIndex(
+        () => {
+          const out = previous.puts.filter((p: PutSummary) => !goneSites.has(p.site));
+          for (const p of added) out.push(p);
+          return out;
+        },
+        base.size - removed + added.length,
+        base,
+        { added, present: (p) => !goneSites.has(p.site) },
+      );
+    }
+  } else {
+    const puts: PutSummary[] = [];
+    for (const site of sites) for (const put of putsOf(text, site)) puts.push(put);
+    // Summaries are per site object and read from contents only: the same ones in the same order give the same answers.
+    const same = lastIndex && lastIndex.size === puts.length && lastIndex.puts.every((p, i) => p === puts[i]);
+    index = same ? lastIndex! : new PutIndex(() => puts, puts.length, lastIndex);
+  }
   lastIndex = index;
   indexes.set(sites, { text, index });
   return index;

@@ -315,7 +315,6 @@ class Extents {
 export class TrackedSource implements SharedSource {
   private index?: Index;
   private siteSet?: Set<RequestSite>;
-  private freshList?: RequestSite[];
   private freshInfo?: { extents: Extents; starts: Set<number> };
   /** `usersOf` answers of this lint, by offsets (carried to the next one by `SharedHistory`). */
   readonly answers = new Map<string, Operation[]>();
@@ -323,13 +322,19 @@ export class TrackedSource implements SharedSource {
 
   constructor(
     private readonly sites: readonly RequestSite[],
-    /** The previous lint's sites; undefined when there was none to carry from. */
-    private readonly prev: ReadonlySet<RequestSite> | undefined,
+    /** This lint's sites that were not the previous lint's, in order; undefined when there was none to carry from. */
+    private readonly prev: readonly RequestSite[] | undefined,
     /** The previous lint's `usersOf` answers, keyed by their ranges moved to this text's offsets. */
     private readonly carried: ReadonlyMap<string, Operation[]>,
     /** `consistent` verdicts of the document's lints, per fix as first built (`fixOrigin`). */
     private readonly verdicts: WeakMap<Fix, Verdict>,
+    /** Whether a site is one of this lint's (`sites`), when the caller can tell without a set of them. */
+    private readonly hasSite?: (site: RequestSite) => boolean,
   ) {}
+
+  private has(site: RequestSite): boolean {
+    return this.hasSite ? this.hasSite(site) : this.now.has(site);
+  }
 
   /**
    * `consistentForSharers` of a fix, reusing the verdict of the fix it was moved from (a finding the rule cache
@@ -356,12 +361,8 @@ export class TrackedSource implements SharedSource {
   }
 
   /** The sites not handed back since the previous lint. */
-  private get fresh(): RequestSite[] {
-    if (!this.freshList) {
-      const prev = this.prev;
-      this.freshList = prev ? this.sites.filter((s) => !prev.has(s)) : [...this.sites];
-    }
-    return this.freshList;
+  private get fresh(): readonly RequestSite[] {
+    return this.prev ?? this.sites;
   }
 
   /** Whether to answer from an index of every site: nothing to carry from, or most sites are new. */
@@ -403,8 +404,7 @@ export class TrackedSource implements SharedSource {
    * same place or resolves source overlapping theirs.
    */
   still(a: SharersAnswer): boolean {
-    const now = this.now;
-    if (!now.has(a.op.site) || !a.same.every((s) => now.has(s.site)) || !a.users.every((u) => now.has(u.site))) return false;
+    if (!this.has(a.op.site) || !a.same.every((s) => this.has(s.site)) || !a.users.every((u) => this.has(u.site))) return false;
     if (this.fresh.length) {
       const info = (this.freshInfo ??= this.freshSource());
       // A new request at the same place (`sameRequest`'s second case) would start its site where one of these does.
@@ -433,11 +433,10 @@ export class TrackedSource implements SharedSource {
     let hit = this.answers.get(key);
     if (hit) return hit;
     const prev = this.carried.get(key);
-    const now = this.now;
     // The previous users handed back are still users; the new sites' are new objects (no duplicates), looked for only
     // when their outside source may reach the range.
     if (prev) {
-      hit = prev.every((u) => now.has(u.site)) ? prev : prev.filter((u) => now.has(u.site));
+      hit = prev.every((u) => this.has(u.site)) ? prev : prev.filter((u) => this.has(u.site));
       const info = (this.freshInfo ??= this.freshSource());
       if (info.extents.overlapsSpan(range.start, Math.max(range.end, range.start + 1))) hit = hit.concat(scanUsers(range, this.fresh));
     }
@@ -449,6 +448,15 @@ export class TrackedSource implements SharedSource {
 }
 
 /**
+ * This lint's sites as the caller knows them (the rule cache, from its entries, without a set of every site): whether a
+ * site is one of them, and those that were not among the previous lint's (in order).
+ */
+export interface Presence {
+  has(site: RequestSite): boolean;
+  fresh: readonly RequestSite[];
+}
+
+/**
  * The shared-source answers of one document from one lint to the next: the language service's rule cache begins a
  * `TrackedSource` per lint, with the edits since the previous one (`move`: a range's offsets after them, undefined
  * when an edit came within a character of it).
@@ -457,7 +465,7 @@ export class SharedHistory {
   private last?: TrackedSource;
   private verdicts = new WeakMap<Fix, Verdict>();
 
-  begin(sites: readonly RequestSite[], move: (start: number, end: number) => Range | undefined): TrackedSource {
+  begin(sites: readonly RequestSite[], move: (start: number, end: number) => Range | undefined, presence?: Presence): TrackedSource {
     const last = this.last;
     const carried = new Map<string, Operation[]>();
     if (last)
@@ -466,7 +474,13 @@ export class SharedHistory {
         const r = move(Number(key.slice(0, colon)), Number(key.slice(colon + 1)));
         if (r) carried.set(`${r.start}:${r.end}`, users);
       }
-    return (this.last = new TrackedSource(sites, last?.now, carried, this.verdicts));
+    let prev: readonly RequestSite[] | undefined;
+    if (last && presence) prev = presence.fresh;
+    else if (last) {
+      const before = last.now;
+      prev = sites.filter((s) => !before.has(s));
+    }
+    return (this.last = new TrackedSource(sites, prev, carried, this.verdicts, presence?.has));
   }
 
   /** Forget everything (the document was extracted afresh: no site comes back). */

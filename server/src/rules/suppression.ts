@@ -84,14 +84,37 @@ export function coveredLines(starts: number[], sites: readonly RequestSite[], ra
   return lines;
 }
 
+/**
+ * Where the directives of a text are (a match of DIRECTIVE: at most one per line, the first on it, as a global match
+ * takes the rest of its line), between the starts of lines `from` and `to` (both line starts or the text's ends).
+ * Each is read from its own line alone (`suppressionsAt`), so a document linted again and again keeps these offsets
+ * and re-reads only the lines an edit touched (rules/incremental.ts).
+ */
+export function directiveOffsets(text: string, from = 0, to = text.length): number[] {
+  const out: number[] = [];
+  // The region alone (a regular expression would search on past its end for the next match).
+  const part = from === 0 && to === text.length ? text : text.slice(from, to);
+  if (!part.includes('dynalint-')) return out;
+  for (const m of part.matchAll(DIRECTIVE)) out.push(from + m.index!);
+  return out;
+}
+
 /** Find suppression comments. */
 export function parseSuppressions(text: string, languageId: string): Suppression[] {
+  if (commentStyle(languageId) === 'none' || !text.includes('dynalint-')) return [];
+  return suppressionsAt(text, languageId, directiveOffsets(text));
+}
+
+/** The suppression comments at the given directive offsets (`directiveOffsets`, in order). */
+export function suppressionsAt(text: string, languageId: string, offsets: readonly number[]): Suppression[] {
   const style = commentStyle(languageId);
-  if (style === 'none' || !text.includes('dynalint-')) return [];
+  if (style === 'none' || !offsets.length) return [];
   const starts = lineStarts(text);
   const out: Suppression[] = [];
-  for (const m of text.matchAll(DIRECTIVE)) {
-    const at = m.index!;
+  const re = new RegExp(DIRECTIVE.source, 'y');
+  for (const at of offsets) {
+    re.lastIndex = at;
+    const m = re.exec(text)!;
     const lineStart = text.lastIndexOf('\n', at - 1) + 1;
     const before = text.slice(lineStart, at);
     let commentStart: number;
@@ -146,8 +169,10 @@ export function applySuppressions(
   knownIds: ReadonlySet<string>,
   sites: readonly RequestSite[] = [],
   enabledIds: ReadonlySet<string> = knownIds,
+  /** The text's suppression comments when the caller has them (`parseSuppressions`' answer, kept across edits). */
+  parsed?: Suppression[],
 ): { kept: Finding[]; unused: Omit<Finding, 'severity'>[] } {
-  const sups = parseSuppressions(text, languageId);
+  const sups = parsed ?? parseSuppressions(text, languageId);
   if (!sups.length) return { kept: findings, unused: [] };
   const starts = lineStarts(text);
   const used = new Set<string>();

@@ -249,6 +249,28 @@ function* anyEdits(shape: Shape, steps: { at: number; del: number; piece: number
   }
 }
 
+/**
+ * As `lintsEqualFresh`, but only the texts marked `lint` get their rules run: the others are extracted and given up
+ * (as the language server does with a version a newer one superseded), so the cache sees several edits between lints.
+ */
+async function burstsEqualFresh(shape: Shape, texts: Iterable<{ text: string; what: string }>, lint: boolean[]): Promise<void> {
+  const service = new DynalintService();
+  const uri = `file:///w/doc.${shape.languageId === 'python' ? 'py' : 'ts'}`;
+  let version = 0;
+  for (const { text, what } of texts) {
+    const doc = TextDocument.create(uri, shape.languageId, ++version, text);
+    const last = version === 1 || lint[version % lint.length];
+    const got = await service.analyzeUnlessSuperseded(doc, SETTINGS, () => last);
+    if (!last) {
+      assert.equal(got, undefined);
+      continue;
+    }
+    const fresh = extract(text, shape.languageId, { maxFileSize: SETTINGS.maxFileSize });
+    const want = fresh.skipped ? [] : runRules(text, shape.languageId, fresh.sites, { settingsRules: SETTINGS.rules });
+    assert.deepEqual(plain(got!.findings), plain(want), `${what}\n--- text ---\n${text}`);
+  }
+}
+
 const statementSteps = fc.array(fc.record({ point: fc.nat(), piece: fc.nat(), del: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 15 });
 const anySteps = fc.array(fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), piece: fc.nat(), insert: fc.boolean() }), { minLength: 1, maxLength: 12 });
 
@@ -277,6 +299,17 @@ describe('rules: incremental lint (service, successive versions) equals a fresh 
       );
     });
   }
+
+  for (const shape of [TS, PY])
+    it(`${shape.languageId}: several edits between lints (extracted, not linted): suppression comments, Puts and users of constants added and removed`, async () => {
+      await fc.assert(
+        fc.asyncProperty(statementSteps, anySteps, fc.array(fc.boolean(), { minLength: 1, maxLength: 5 }), async (steps, more, lint) => {
+          await burstsEqualFresh(shape, statementEdits(shape, steps), lint);
+          await burstsEqualFresh(shape, anyEdits(shape, more), lint);
+        }),
+        fcParameters({ numRuns: 20 }),
+      );
+    });
 
   it('an edit inside one function of a large file recomputes only that function\'s sites', () => {
     const text = tsFile(2000);
@@ -314,6 +347,10 @@ const doc = DynamoDBDocumentClient.from(client);
       head + updates + put('OTHER'),
       head + updates,
       head + updates + put('META'),
+      // The creating Put goes and no other comes (the Put index built from the one before drops it).
+      head + updates,
+      head + updates + put('META') + put('OTHER').replace('create', 'other'),
+      head + updates + put('OTHER').replace('create', 'other'),
     ];
     // The service's lints one after another (each Put index takes over the answers of the one before), then fresh ones.
     const service = new DynalintService();
@@ -323,7 +360,7 @@ const doc = DynamoDBDocumentClient.from(client);
     // The creating Put silences all four updates; without it each is reported.
     assert.deepEqual(
       want.map((fs) => fs.filter((f) => f.ruleId === 'set-without-if-not-exists').length),
-      [4, 0, 0, 4, 4, 0],
+      [4, 0, 0, 4, 4, 0, 4, 0, 4],
     );
   });
 
