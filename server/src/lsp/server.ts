@@ -31,6 +31,7 @@ import { DynalintService } from '../service';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
 import { WorkspaceTables } from './tables';
+import { codeCachePending, codeCacheStates, writeCodeCaches } from './code-cache';
 
 export interface ServerHandle {
   service: DynalintService;
@@ -117,6 +118,8 @@ export function startServer(connection: Connection): ServerHandle {
     const linted: LintedParams = { uri: doc.uri, version: doc.version, findings: diagnostics.length, durationMs: a.durationMs, skipped: a.skipped };
     if (a.notLinted?.length) linted.notLinted = a.notLinted.map((r) => r.reason);
     void connection.sendNotification(LintedNotification, linted);
+    // The compiler's code cache, once, after its first lint (code-cache.ts): after the diagnostics are on their way.
+    if (codeCachePending()) setImmediate(writeCodeCaches);
     if (s.trace === 'verbose') log(`linted ${doc.uri} v${doc.version}: ${diagnostics.length} findings in ${a.durationMs.toFixed(1)} ms`);
     return diagnostics;
   }
@@ -290,6 +293,7 @@ export function startServer(connection: Connection): ServerHandle {
         validationCacheBytes: v.bytes,
         heapUsedBytes: m.heapUsed,
         rssBytes: m.rss,
+        codeCache: codeCacheStates(),
       };
     }),
   );
