@@ -61,18 +61,33 @@ function likeBody(i: number, depth: number): string {
 /**
  * The statement shapes of issue 11 in one file: helper functions, `export const handlerN = async (event) => {...}`,
  * classes with methods, and (in the middle) one `module.exports = {...}` of handlers, each with the `tsFile` body.
- * Edit points carry a marker comment: `/*helper*\/`, `/*handler*\/`, `/*class*\/`, `/*exports*\/`.
+ * After it, a class of nine methods (eight calling a helper method) and an object literal of handlers bound by
+ * `export const`. Edit points carry a marker comment: `/*helper*\/`, `/*handler*\/`, `/*class*\/`, `/*exports*\/`,
+ * `/*classmany*\/`, `/*handlers*\/`.
  */
 export function tsShapesFile(lines = LINES): string {
   const header = tsFile(0);
   let text = header;
   let n = header.split('\n').length;
   let exportsDone = false;
+  let classDone = false;
+  let handlersDone = false;
   for (let i = 0; n < lines; i++) {
     let b: string;
     if (!exportsDone && n >= lines / 2) {
       exportsDone = true;
       b = '\nmodule.exports = {\n' + Array.from({ length: 8 }, (_, k) => `  async handle${k}(postId, userId) {\n    /*exports*/${likeBody(k, 1)}},\n`).join('') + '};\n';
+    } else if (exportsDone && !classDone) {
+      // A repository class of many methods calling a helper method (`this.save`), the edit point in one of them.
+      classDone = true;
+      b =
+        `\nexport class PostRepository {\n  async save(postId: string, userId: string) {\n    await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: postId }, UpdateExpression: 'SET saved = :t', ExpressionAttributeValues: { ':t': userId } }));\n  }\n` +
+        Array.from({ length: 8 }, (_, k) => `  async like${k}(postId: string, userId: string) {\n    ${k === 3 ? '/*classmany*/' : ''}await this.save(postId, userId);${likeBody(k, 1)}}\n`).join('') +
+        '}\n';
+    } else if (exportsDone && !handlersDone) {
+      // An object literal of handlers bound by `export const`.
+      handlersDone = true;
+      b = '\nexport const handlers = {\n' + Array.from({ length: 8 }, (_, k) => `  async on${k}(postId, userId) {\n    ${k === 3 ? '/*handlers*/' : ''}${likeBody(k, 1)}},\n`).join('') + '};\n';
     } else if (i % 3 === 0) b = `\nexport async function like${i}(postId: string, userId: string): Promise<void> {\n  /*helper*/${likeBody(i, 0)}}\n`;
     else if (i % 3 === 1) b = `\nexport const handler${i} = async (event: { postId: string; userId: string }) => {\n  const { postId, userId } = event;\n  /*handler*/${likeBody(i, 0)}};\n`;
     else b = `\nexport class Repo${i} {\n  async save(postId: string, userId: string) {\n    /*class*/${likeBody(i, 1)}}\n}\n`;
@@ -153,6 +168,8 @@ export const TS_SHAPE_EDITS: { name: string; needle: string; skip: number }[] = 
   { name: 'inside export const handler = async (event) => {...}', needle: '/*handler*/', skip: 0 },
   { name: 'inside module.exports = {...}', needle: '/*exports*/', skip: 0 },
   { name: 'inside a class body', needle: '/*class*/', skip: 0 },
+  { name: 'inside one method of a class of 9 methods', needle: '/*classmany*/', skip: 0 },
+  { name: 'inside one member of export const handlers = {...}', needle: '/*handlers*/', skip: 0 },
 ];
 
 function shapeRows(ms: (x: number) => string): BenchRow[] {
