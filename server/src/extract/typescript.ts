@@ -364,6 +364,8 @@ class UnitExtractor {
   /** What the walk saw where (unit coordinates), for `membersOf`: clients set, whether a `require` bound a local name. */
   readonly clientLog: { at: number; name: string; kind: ClientKind }[] = [];
   boundRequire = false;
+  /** Whether a name resolved to this statement's own module-level declaration (a member may then read another's text). */
+  readsItself = false;
   private walkAt = 0;
   /** The node `run` is reading (unit coordinates): the statements read and the literals consumed are logged at it. */
   private cur = -1;
@@ -1332,7 +1334,8 @@ class UnitExtractor {
     let best: Decl | undefined;
     for (const d of mod) if (d.pos + d.unit.delta <= at) best = d;
     best ??= mod[0];
-    if (best.unit !== this.unit) {
+    if (best.unit === this.unit) this.readsItself = true;
+    else {
       this.deps.add(best.unit);
       const last = this.depLog[this.depLog.length - 1];
       if (!last || last.at !== this.cur || last.unit !== best.unit) this.depLog.push({ at: this.cur, unit: best.unit });
@@ -1762,11 +1765,12 @@ function fillParts(x: UnitExtractor, delta: number, partAt: (at: number) => Part
 /**
  * The function members of a class body or of `x = {...}` (see `Members`), when the statement's extraction allows one
  * to be re-extracted alone: nothing deferred to the document (no module-level literal of its own), no `require` bound
- * inside it (imports are statement-wide), well within the flow budget.
+ * inside it (imports are statement-wide), no name resolved to its own declaration (what a member reads of
+ * `const x = {...}` holds the other members' text), well within the flow budget.
  */
 function membersOf(u: Unit, x: UnitExtractor): Members | undefined {
   const c = containerOf(u.stmt!);
-  if (!c || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
+  if (!c || x.boundRequire || x.readsItself || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
   // Deferred to the document: for a declaration only its own literal (a request if no statement consumes it), made
   // again from the new parse after a member edit.
   if (c.decl ? u.deferred.length !== 1 || u.deferred[0].node !== c.decl : u.deferred.length) return undefined;

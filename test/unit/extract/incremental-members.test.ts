@@ -147,6 +147,15 @@ export const handlers = {
   name: 'handlers§q',
 };
 
+// Read by its own members (what a member's request holds is the literal, with the other members' text): never member edits.
+const selfish = {
+  a: async (e) => doc.send(new PutCommand({ TableName: TABLE, Item: { id: e, h: selfish } })),
+  b: async (e) => {
+    §S
+    return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e }, UpdateExpression: 'SET b = :b§q' }));
+  },
+};
+
 // Read by another statement (a value of its request): an edit in it re-extracts that statement too.
 const routes = {
   async list(e) {

@@ -3,7 +3,9 @@
  * `module.exports = {...}` methods, `exports.x = function`, class bodies, object literals of handlers, helper
  * functions, expression strings, constants read elsewhere; JSON members; Python functions and methods). After every
  * edit the incremental result must equal a fresh full extraction (sites, ranges, branch ids), and the update must have
- * taken the incremental path, re-parsing only the statement (or member) edited and the statements reading it.
+ * taken the incremental path, re-parsing only the statement (or member) edited and the statements reading it. That an
+ * edit inside one member of a class body or object literal re-extracts only that member is proved in
+ * incremental-members.test.ts (which reads `TsDocument.lastMember`).
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
@@ -120,6 +122,38 @@ const handlers = {
   a: async (e) => {
     §S
     return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e.id }, UpdateExpression: 'SET c = :d§Q' }));
+  },
+};
+
+// Many members calling each other (an edit in one member re-extracts that member alone: incremental-members.test.ts).
+class FollowRepository {
+  table = process.env.FOLLOWS;
+  constructor() {
+    this.ddb = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+  }
+  async putFollow(a, b) {
+    §S
+    await this.ddb.send(new PutCommand({ TableName: this.table, Item: { a, b }, ConditionExpression: 'attribute_not_exists(a)§Q' }));
+  }
+  async follow(a, b) {
+    §S
+    await this.putFollow(a, b);
+    await this.ddb.send(new UpdateCommand({ TableName: TABLE, Key: { id: a }, UpdateExpression: 'ADD followerCount :one§Q', ExpressionAttributeValues: { ':one': 1 } }));
+  }
+  async unfollow(a, b) {
+    §S
+    await this.ddb.send(new UpdateCommand({ TableName: TABLE, Key: { id: a }, UpdateExpression: 'ADD followerCount :m§Q', ExpressionAttributeValues: { ':m': -1 } }));
+  }
+}
+
+exports.routes = {
+  async get(e) {
+    §S
+    return this.load(e);
+  },
+  async load(e) {
+    §S
+    return doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: e }, UpdateExpression: 'SET l = :l§Q' }));
   },
 };
 `,
