@@ -59,8 +59,9 @@ const fixKey = (f: Pick<Finding, 'ruleId' | 'range' | 'message'>, x: Fix) =>
  * alternative are withheld).
  */
 export function agreeingOnAlternatives(text: string, ctx: RuleContext, rules: readonly Rule[], findings: Finding[]): Finding[] {
+  if (!findings.some((f) => f.fixes?.length)) return findings;
   const alts = ctx.sites.filter((s) => s.alternative && s.alternative.count > 1);
-  if (!alts.length || !findings.some((f) => f.fixes?.length)) return findings;
+  if (!alts.length) return findings;
   const trees = new Map<RequestSite, { all: Span[]; written: Span[]; min: number; max: number }>();
   const treeOf = (s: RequestSite) => {
     let t = trees.get(s);

@@ -124,6 +124,7 @@ export class RuleCache {
   private entries = new Map<RequestSite, SiteEntry>();
   private spans: Span[] = [];
   private runs = 0;
+  private ruleIds?: { rules: Rule[]; ids: string };
   /** The sites of the last run. */
   private lastSites?: readonly RequestSite[];
   private readonly history = new SharedHistory();
@@ -181,6 +182,14 @@ export class RuleCache {
     return this.current;
   }
 
+  /** The ids of the rules run, joined (the same rules as last time give the same string, not joined again). */
+  private idsOf(rules: readonly Rule[]): string {
+    const last = this.ruleIds;
+    if (last && last.rules.length === rules.length && last.rules.every((r, i) => r === rules[i])) return last.ids;
+    this.ruleIds = { rules: [...rules], ids: rules.map((r) => r.id).join(',') };
+    return this.ruleIds.ids;
+  }
+
   /** Sites with cached results (for `dynalint/stats` and tests). */
   get size(): number {
     return this.entries.size;
@@ -201,7 +210,7 @@ export class RuleCache {
     dropIf?: (k: number, unless: unknown) => boolean,
   ): SiteFinding[][] {
     const { text, sites } = ctx;
-    const key = documentKey(rules, ctx);
+    const key = documentKey(this.idsOf(rules), ctx);
     const entries = this.entries;
     if (key === undefined || key !== this.key) {
       // Nothing cached is reused; the entries still tell which sites the last run had.
@@ -234,7 +243,7 @@ export class RuleCache {
     this.lastSites = sites;
     const freshSet = fresh.length ? new Set(fresh) : undefined;
     const has = (s: RequestSite) => entries.get(s)?.run === run || freshSet?.has(s) === true;
-    const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans), { has, fresh }));
+    const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans), { has, fresh, gone }));
     const stats = this.stats;
     stats.computed = stats.reused = stats.volatile = stats.dependent = 0;
     const out: SiteFinding[][] = rules.map(() => []);
@@ -274,7 +283,7 @@ export class RuleCache {
       if (old?.ok && (!old.deps || old.deps.every((d) => shared.still(d)))) {
         stats.reused++;
         if (old.deps) stats.dependent++;
-        emit(old);
+        if (old.findings.length) emit(old);
         continue;
       }
       let volatile = key === undefined;
@@ -319,11 +328,11 @@ export class RuleCache {
       let entry: SiteEntry;
       if (volatile) {
         stats.volatile++;
-        entry = { findings, windows: [], last: -1, run, lo: Infinity, hi: -Infinity, volatile: true };
+        entry = newEntry(findings, [], -1, undefined, run, Infinity, -Infinity, undefined, true);
       } else {
         const windows = windowsOf(text, site, findings);
-        entry = { findings, windows, last: lastOffset(findings), first: firstOffset(findings), run, ...bounds(windows) };
-        if (deps.length) entry.deps = deps;
+        const { lo, hi } = bounds(windows);
+        entry = newEntry(findings, windows, lastOffset(findings), firstOffset(findings), run, lo, hi, deps.length ? deps : undefined, false);
       }
       entries.set(site, entry);
       emit(entry);
@@ -334,15 +343,30 @@ export class RuleCache {
   }
 }
 
+/** An entry with every field set, in one order (one object shape for all: the per-run loops read them fast). */
+function newEntry(
+  findings: SiteEntry['findings'],
+  windows: Window[],
+  last: number,
+  first: number | undefined,
+  run: number,
+  lo: number,
+  hi: number,
+  deps: SharersAnswer[] | undefined,
+  volatile: boolean,
+): SiteEntry {
+  return { findings, windows, last, first, pending: undefined, volatile, ok: false, run, lo, hi, deps };
+}
+
 /**
  * What every cached result depends on besides its site: the rules run, the table definitions' generation and, in
  * Python, how `Decimal` is imported (a fix writing a number names it, or adds the import after the last import line).
  * Undefined: nothing may be cached (a table lookup without a generation).
  */
-function documentKey(rules: readonly Rule[], ctx: RuleContext & { languageId: string }): string | undefined {
+function documentKey(ruleIds: string, ctx: RuleContext & { languageId: string }): string | undefined {
   const tables = ctx.tables;
   if (tables && tables.generation === undefined) return undefined;
-  let key = `${ctx.languageId}\u0000${tables ? tables.generation : -1}\u0000${rules.map((r) => r.id).join(',')}`;
+  let key = `${ctx.languageId}\u0000${tables ? tables.generation : -1}\u0000${ruleIds}`;
   if (ctx.languageId === 'python') {
     const t = ctx.text;
     const from = /^\s*from\s+decimal\s+import\s+[^\n]*\bDecimal\b/m.test(t);
@@ -386,7 +410,9 @@ export function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
           w.end += diff;
         }
       }
-      Object.assign(entry, bounds(entry.windows));
+      const b = bounds(entry.windows);
+      entry.lo = b.lo;
+      entry.hi = b.hi;
     }
     // Findings about text before the edit (a shared constant at the top of the file) stay the same objects.
     if (entry.last < span.oldEnd) continue;

@@ -111,6 +111,45 @@ function configured(rule: Rule, config: RunConfig): boolean {
   return [config.settingsRules, config.fileRules].some((m) => m && SEVERITIES.has(m[rule.id]));
 }
 
+interface Resolved {
+  enabled: Set<string>;
+  /** The enabled rules (without unused-suppression, run by the suppression step) and their severities. */
+  active: Rule[];
+  severities: Severity[];
+  /** Ids of rules whose severity is configured (their findings' own severity is overridden). */
+  fixed: Set<string>;
+  /** The active rules with a site form, in order. */
+  siteRules: Rule[];
+  /** Every rule id of `rules`. */
+  known: Set<string>;
+}
+
+/** The last resolution, with copies of the configurations it was made for (a document linted again has the same). */
+let lastResolved: { rules: Rule[]; fileRules?: [string, SeveritySetting][]; settingsRules?: [string, SeveritySetting][]; out: Resolved } | undefined;
+
+const sameRules = (m: Record<string, SeveritySetting> | undefined, copy: [string, SeveritySetting][] | undefined) =>
+  m === undefined ? copy === undefined : copy !== undefined && Object.keys(m).length === copy.length && copy.every(([k, v]) => m[k] === v);
+
+/** Which rules run, with which severity (asked once per rules and configuration contents). */
+function resolved(rules: readonly Rule[], config: RunConfig): Resolved {
+  const last = lastResolved;
+  if (last && last.rules.length === rules.length && last.rules.every((r, i) => r === rules[i]) && sameRules(config.fileRules, last.fileRules) && sameRules(config.settingsRules, last.settingsRules)) return last.out;
+  const out: Resolved = { enabled: new Set(), active: [], severities: [], fixed: new Set(), siteRules: [], known: new Set(rules.map((r) => r.id)) };
+  for (const rule of rules) {
+    if (rule.id === UNUSED_SUPPRESSION) continue;
+    const sev = resolveSeverity(rule, config);
+    if (sev === 'off') continue;
+    out.enabled.add(rule.id);
+    out.active.push(rule);
+    out.severities.push(sev);
+    if (configured(rule, config)) out.fixed.add(rule.id);
+    if (rule.site) out.siteRules.push(rule);
+  }
+  const copy = (m?: Record<string, SeveritySetting>) => (m ? Object.entries(m) : undefined);
+  lastResolved = { rules: [...rules], fileRules: copy(config.fileRules), settingsRules: copy(config.settingsRules), out };
+  return out;
+}
+
 /**
  * Run every enabled rule of `rules` over the sites of one document; findings sorted by position. Never throws.
  */
@@ -119,26 +158,19 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   const failure = (id: string, e: unknown) => log(`dynalint: rule ${id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   const timings = config.timings;
   const findings: Finding[] = [];
-  const enabled = new Set<string>();
-  const active: Rule[] = [];
-  for (const rule of rules) {
-    if (rule.id === UNUSED_SUPPRESSION) continue;
-    if (resolveSeverity(rule, config) === 'off') continue;
-    enabled.add(rule.id);
-    active.push(rule);
-  }
+  const { enabled, active, severities, fixed: configuredIds, siteRules: cachedRules, known } = resolved(rules, config);
   const ctx = { text, sites, tables: config.tables, definitionProblems: config.definitionProblems };
   // Site-local rules through the document's cache: per rule, its findings over the sites (reused or computed).
   const cache = config.cache;
-  const siteRules = cache ? active.filter((r) => r.site) : [];
+  const siteRules = cache ? cachedRules : [];
   const failed = new Map<string, unknown>();
   // Asked only of findings that are no repeat of one kept (a constant shared by many requests gives as many copies).
   const dropIf = (k: number, unless: unknown) => siteRules[k].dropIf?.(ctx, unless) ?? false;
   const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings, dropIf) : undefined;
-  const slot = new Map(siteRules.map((r, i) => [r, i]));
-  for (const rule of active) {
-    const sev = resolveSeverity(rule, config) as Severity;
-    const fixed = configured(rule, config);
+  for (let i = 0, k = 0; i < active.length; i++) {
+    const rule = active[i];
+    const sev = severities[i];
+    const fixed = configuredIds.has(rule.id);
     // A rule that throws reports nothing: its findings are kept only once it is done.
     const mine: Finding[] = [];
     const push = (f: RuleFinding) => {
@@ -146,15 +178,16 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
       const severity: Severity = fixed ? sev : (own ?? sev);
       mine.push({ ...f, severity });
     };
-    const k = perSite ? slot.get(rule) : undefined;
+    // The site rules are the active ones with `site`, in the same order.
+    const slot = perSite && rule.site ? k++ : undefined;
     const t0 = timings ? performance.now() : 0;
-    if (k !== undefined) {
+    if (slot !== undefined) {
       if (failed.has(rule.id)) {
         failure(rule.id, failed.get(rule.id));
         continue;
       }
       // `dropIf` was asked by the cache (a rule whose dropIf threw is among the failed).
-      for (const f of perSite![k]) {
+      for (const f of perSite![slot]) {
         if (f.unless === undefined) push(f);
         else {
           const rest = { ...f };
@@ -191,7 +224,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     if (sites.some((s) => s.alternative && s.alternative.count > 1)) kept = kept.map(withoutFixes);
   }
   try {
-    const r = applySuppressions(text, languageId, kept, new Set(rules.map((x) => x.id)), sites, enabled, cache?.suppressions(text, languageId));
+    const r = applySuppressions(text, languageId, kept, known, sites, enabled, cache?.suppressions(text, languageId));
     kept = r.kept;
     const sev = resolveSeverity(rules.find((r) => r.id === UNUSED_SUPPRESSION) ?? unusedSuppression, config);
     if (sev !== 'off') kept = kept.concat(r.unused.map((f) => ({ ...f, severity: sev })));

@@ -1,6 +1,7 @@
 import { type RequestSite, type VNode, exclusive, prop } from '../extract/model';
 
 import { CounterAction, counterActions, keyPattern, keyValueText, operations, patternsMeet, tableId, updateOf, valueFacts } from './analysis';
+import { siteChange } from './incremental';
 import { DOCS_BASE, Finding, Rule, Severity } from './types';
 
 const id = 'separate-child-and-counter-writes';
@@ -11,6 +12,32 @@ const id = 'separate-child-and-counter-writes';
  * so it is in no pair.
  */
 const scopeOf = (s: RequestSite) => (s.enclosingFunction && (s.apiSource === 'call' || s.forwarded) ? `${s.enclosingFunction.range.start}:${s.enclosingFunction.range.end}` : undefined);
+
+/** A Put or Delete that may be a counter's child write (one of a function, known to be sent). */
+const childWrite = (s: RequestSite) => (s.api === 'PutItem' || s.api === 'DeleteItem') && scopeOf(s) !== undefined;
+
+const childWrites = new WeakMap<readonly RequestSite[], number>();
+
+/**
+ * How many of the sites are child writes: after an edit through the rule cache, the count of the sites before it and
+ * of the sites that came and went (a site handed back is the same object, its contents unchanged).
+ */
+function countChildWrites(sites: readonly RequestSite[]): number {
+  let n = childWrites.get(sites);
+  if (n !== undefined) return n;
+  const change = siteChange(sites);
+  const base = change && childWrites.get(change.prev);
+  if (change && base !== undefined) {
+    n = base;
+    for (const s of change.gone) if (childWrite(s)) n--;
+    for (const s of change.fresh) if (childWrite(s)) n++;
+  } else {
+    n = 0;
+    for (const s of sites) if (childWrite(s)) n++;
+  }
+  childWrites.set(sites, n);
+  return n;
+}
 
 const countersOfSite = new WeakMap<RequestSite, CounterAction[]>();
 
@@ -198,6 +225,7 @@ function check(text: string, sites: RequestSite[]): (Omit<Finding, 'severity'> &
   const out: (Omit<Finding, 'severity'> & { severity?: Severity })[] = [];
   // Child writes per enclosing function, in document order: a counter looks only at its own function's. Without any
   // (a document of updates and transactions), no counter has a child: nothing else is read.
+  if (!countChildWrites(sites)) return out;
   const writes = new Map<string, RequestSite[]>();
   for (const s of sites) {
     const at = s.api === 'PutItem' || s.api === 'DeleteItem' ? scopeOf(s) : undefined;

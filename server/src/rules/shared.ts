@@ -328,12 +328,25 @@ export class TrackedSource implements SharedSource {
     private readonly carried: ReadonlyMap<string, Operation[]>,
     /** `consistent` verdicts of the document's lints, per fix as first built (`fixOrigin`). */
     private readonly verdicts: WeakMap<Fix, Verdict>,
-    /** Whether a site is one of this lint's (`sites`), when the caller can tell without a set of them. */
-    private readonly hasSite?: (site: RequestSite) => boolean,
+    /**
+     * Whether a site is one of this lint's (`sites`) and the previous lint's sites that are not, when the caller can
+     * tell without a set of them.
+     */
+    private readonly presence?: Presence,
   ) {}
 
+  /** A previous answer's users that are still among this lint's sites (the same array when all are). */
+  private kept(users: Operation[]): Operation[] {
+    const gone = this.presence?.gone;
+    if (!gone) return users.every((u) => this.has(u.site)) ? users : users.filter((u) => this.has(u.site));
+    // Every user was the previous lint's: it is still one unless its site went (usually a few sites).
+    if (!gone.length) return users;
+    const went = new Set(gone);
+    return users.some((u) => went.has(u.site)) ? users.filter((u) => !went.has(u.site)) : users;
+  }
+
   private has(site: RequestSite): boolean {
-    return this.hasSite ? this.hasSite(site) : this.now.has(site);
+    return this.presence ? this.presence.has(site) : this.now.has(site);
   }
 
   /**
@@ -436,7 +449,7 @@ export class TrackedSource implements SharedSource {
     // The previous users handed back are still users; the new sites' are new objects (no duplicates), looked for only
     // when their outside source may reach the range.
     if (prev) {
-      hit = prev.every((u) => this.has(u.site)) ? prev : prev.filter((u) => this.has(u.site));
+      hit = this.kept(prev);
       const info = (this.freshInfo ??= this.freshSource());
       if (info.extents.overlapsSpan(range.start, Math.max(range.end, range.start + 1))) hit = hit.concat(scanUsers(range, this.fresh));
     }
@@ -454,6 +467,8 @@ export class TrackedSource implements SharedSource {
 export interface Presence {
   has(site: RequestSite): boolean;
   fresh: readonly RequestSite[];
+  /** The previous lint's sites not among this lint's. */
+  gone: readonly RequestSite[];
 }
 
 /**
@@ -480,7 +495,7 @@ export class SharedHistory {
       const before = last.now;
       prev = sites.filter((s) => !before.has(s));
     }
-    return (this.last = new TrackedSource(sites, prev, carried, this.verdicts, presence?.has));
+    return (this.last = new TrackedSource(sites, prev, carried, this.verdicts, last ? presence : undefined));
   }
 
   /** Forget everything (the document was extracted afresh: no site comes back). */
