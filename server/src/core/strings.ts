@@ -24,12 +24,13 @@ export class StringBuilder {
 
 /**
  * A literal without escapes: one source char per value char, so `offsets` is `base + i`. Materialised on first read
- * (most strings of a large file are never looked at character by character); serialises like a plain node.
+ * (most strings of a large file are never looked at character by character) into a private field (invisible to
+ * deepEqual and JSON, as the WeakMap it replaced: deleting from that at every shift was most of the cost of moving the
+ * sites after an edit); a shift of `base` drops it. Serialises like a plain node.
  */
-const materialised = new WeakMap<PlainString, number[]>();
-
 class PlainString implements StringNode {
   readonly kind = 'string' as const;
+  #offsets: number[] | undefined = undefined;
 
   constructor(
     readonly value: string,
@@ -38,13 +39,20 @@ class PlainString implements StringNode {
   ) {}
 
   get offsets(): number[] {
-    let o = materialised.get(this);
+    let o = this.#offsets;
     if (!o) {
       o = new Array<number>(this.value.length + 1);
       for (let i = 0; i <= this.value.length; i++) o[i] = this.base + i;
-      materialised.set(this, o);
+      this.#offsets = o;
     }
     return o;
+  }
+
+  /** Move `base` (and so every offset) to `base`. */
+  rebase(base: number): void {
+    if (base === this.base) return;
+    this.base = base;
+    this.#offsets = undefined;
   }
 
   toJSON(): StringNode {
@@ -74,12 +82,37 @@ export function shiftString(s: StringNode, move: (o: number) => number): void {
   s.range.start = move(s.range.start);
   s.range.end = move(s.range.end);
   if (s instanceof PlainString) {
-    s.base = move(s.base);
-    materialised.delete(s);
+    s.rebase(move(s.base));
     return;
   }
   for (let i = 0; i < s.offsets.length; i++) s.offsets[i] = move(s.offsets[i]);
   if (s.ends) for (let i = 0; i < s.ends.length; i++) s.ends[i] = move(s.ends[i]);
+}
+
+/**
+ * What a shift of a string node moves, added to lists a caller keeps to shift them later without walking the node
+ * (`shiftSite`): its range, its offset arrays (`offsets`, `ends`) or, for a literal without escapes, the node itself
+ * (see `shiftPlains`). Never materialises a plain string's offsets.
+ */
+export function stringParts(s: StringNode, ranges: Range[], arrays: number[][], plains: StringNode[]): void {
+  ranges.push(s.range);
+  if (s instanceof PlainString) {
+    plains.push(s);
+    return;
+  }
+  arrays.push(s.offsets);
+  if (s.ends) arrays.push(s.ends);
+}
+
+/**
+ * Move the base of the plain strings `stringParts` listed, `list[start..end)`: `+ diff` when `>= from` (their ranges
+ * and arrays are the caller's to move).
+ */
+export function shiftPlains(list: readonly unknown[], start: number, end: number, from: number, diff: number): void {
+  for (let i = start; i < end; i++) {
+    const p = list[i] as PlainString;
+    if (p.base >= from) p.rebase(p.base + diff);
+  }
 }
 
 /** The largest document offset a string node mentions. */

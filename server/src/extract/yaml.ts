@@ -17,7 +17,7 @@ import { Api, ObjectNode, Range, RequestSite, VNode, prop, str } from './model';
 import { LOW_METHODS } from './infer';
 import { YAML_HOST } from './hosts';
 import { requestOf } from './json';
-import { shiftSite } from './remap';
+import { shiftSite, shiftTree } from './remap';
 import { decodeBlock, decodeDouble, decodePlain, decodeSingle } from './yaml-scalars';
 import { ownCopy } from '../core/strings';
 
@@ -230,13 +230,7 @@ function parseText(text: string, base = 0): { roots: (VNode | undefined)[]; erro
 
 /** Move every offset of a value tree by `base` (a unit parsed on its own). */
 function shiftValue(v: VNode, base: number): void {
-  // Wrap in a throwaway site: shiftSite moves every offset >= 0.
-  if (v.kind !== 'object') {
-    const holder: ObjectNode = { kind: 'object', properties: [{ key: '', keyRange: { start: 0, end: 0 }, value: v, range: { start: 0, end: 0 } }], complete: true, range: { start: 0, end: 0 } };
-    shiftSite({ api: 'GetItem', apiSource: 'inferred', style: 'low-level', host: 'json', range: { start: 0, end: 0 }, nameRange: { start: 0, end: 0 }, params: holder, sdk: '' }, 0, base);
-    return;
-  }
-  shiftSite({ api: 'GetItem', apiSource: 'inferred', style: 'low-level', host: 'json', range: { start: 0, end: 0 }, nameRange: { start: 0, end: 0 }, params: v, sdk: '' }, 0, base);
+  shiftTree(v, 0, base);
 }
 
 export function extractYaml(text: string): RequestSite[] {
