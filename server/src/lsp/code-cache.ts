@@ -9,12 +9,13 @@
  * so the functions that lint compiled are in it; skipped when the folder is read-only). V8 accepts a cache only for its
  * own version and flags, but checks the source by length alone: the file starts with a SHA-1 of the source and one of
  * the cache, and anything that does not match is compiled from source and rewritten. Written to a temporary name and
- * renamed: two servers never read a half-written cache. `DYNALINT_CODE_CACHE=0` turns it off.
+ * renamed: two servers never read a half-written cache. `DYNALINT_CODE_CACHE=0` turns it off; set to a folder, the
+ * cache is kept there instead (tests).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** What happened to a cached script in this process (reported by `dynalint/stats`). */
@@ -49,11 +50,12 @@ export function codeCacheStates(): CodeCacheState[] {
  * first `require` of the file. Any failure of the cache falls back to Node's own loader.
  */
 export function registerCodeCache(file: string): void {
-  if (process.env.DYNALINT_CODE_CACHE === '0') return;
+  const where = process.env.DYNALINT_CODE_CACHE;
+  if (where === '0') return;
   const extensions = (Module as unknown as { _extensions?: Record<string, (module: NodeJS.Module, filename: string) => void> })._extensions;
   const js = extensions?.['.js'];
   if (!extensions || !js) return;
-  const entry: Entry = { state: { file, loaded: 'not loaded', written: false }, cacheFile: `${file}.v8cache` };
+  const entry: Entry = { state: { file, loaded: 'not loaded', written: false }, cacheFile: where ? join(where, `${basename(file)}.v8cache`) : `${file}.v8cache` };
   entries.push(entry);
   extensions['.js'] = function (module: NodeJS.Module, filename: string) {
     if (filename !== file || entry.state.loaded !== 'not loaded') return js.call(this, module, filename);
