@@ -72,7 +72,7 @@ cpSync(require.resolve('tree-sitter-java/tree-sitter-java.wasm'), 'dist/tree-sit
 cpSync(require.resolve('@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-terraform.wasm'), 'dist/tree-sitter-terraform.wasm');
 // The TypeScript compiler, required on first use by the server and the CLI (see lazyTypescript). Minified (9.1 -> 3.6 MB):
 // V8 keeps a script's source string for as long as the script lives, so the server's RSS with a 50,000-line file open
-// fell 209 -> 201 MB (224 -> 216 without the code cache, lsp/code-cache.ts). Minifying takes ~2 s: done again only when
+// fell 209 -> 201 MB (224 -> 216 without the code cache, io/code-cache.ts). Minifying takes ~2 s: done again only when
 // the installed compiler changes (the first line names the source it was made from).
 copyMinified(require.resolve('typescript'), 'dist/typescript.js');
 

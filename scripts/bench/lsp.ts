@@ -170,7 +170,7 @@ export async function pythonRows(): Promise<BenchRow[]> {
 /** The server's resident memory with one 50,000-line TypeScript document open (analysed), next to an idle server's. */
 export async function memoryRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  // The steady state: the TypeScript compiler loads from its code cache (lsp/code-cache.ts), which a server writes
+  // The steady state: the TypeScript compiler loads from its code cache (io/code-cache.ts), which a server writes
   // after its first TS lint. One small lint first, so the figures do not depend on whether a run before left one.
   const warm = await LspClient.start();
   let compiler = 'compiler: no code cache';

@@ -9,6 +9,8 @@ import { runReconcileCli } from './cli/reconcile';
 import { demoCommand } from './cli/demo';
 import { LINT_WORKER, serveLintJobs } from './cli/worker';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { join } from 'node:path';
+import { registerCodeCache, writeCodeCaches } from './io/code-cache';
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   lint: { run: lintCommand, summary: 'lint DynamoDB requests in source files (stylish, json or sarif)' },
@@ -68,14 +70,19 @@ export function quietOnClosedPipe(stream: NodeJS.WritableStream): (text: string)
 
 if (!isMainThread && workerData === LINT_WORKER && parentPort) {
   // dist/cli.js started as a `dynalint lint --jobs N` worker thread.
+  registerCodeCache(join(__dirname, 'typescript.js'));
   serveLintJobs(parentPort);
 } else if (require.main === module) {
+  // The TypeScript compiler next to this bundle loads through the V8 code cache the language server uses too
+  // (io/code-cache.ts): ~120 ms less per run that lints TS/JS; written at the end of the first such run.
+  registerCodeCache(join(__dirname, 'typescript.js'));
   // The AWS SDK warns on stderr, in nine lines, about Node versions it will drop in future releases: nothing a
   // `dynalint reconcile` user can act on, and it buries the one-line result.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const io: CliIO = { cwd: process.cwd(), stdout: quietOnClosedPipe(process.stdout), stderr: quietOnClosedPipe(process.stderr) };
   main(process.argv.slice(2), io).then(
     (code) => {
+      writeCodeCaches();
       process.exitCode = code;
     },
     (e: unknown) => {

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
-import { registerCodeCache } from './lsp/code-cache';
+import { registerCodeCache } from './io/code-cache';
 import { startServer } from './lsp/server';
 
 // The TypeScript compiler next to this bundle (required on the first TS/JS document) loads through a V8 code cache.

@@ -1,5 +1,5 @@
 /**
- * The bundled server loads the TypeScript compiler (dist/typescript.js) through a V8 code cache (lsp/code-cache.ts):
+ * The bundled server loads the TypeScript compiler (dist/typescript.js) through a V8 code cache (io/code-cache.ts):
  * a server compiles it from source or from the cache next to it, writes the cache after its first TS lint when it had
  * none, and the next server loads it from that cache with the same findings. `DYNALINT_CODE_CACHE=0` turns it off. The
  * cache is kept in a folder of this test's own (`DYNALINT_CODE_CACHE=<folder>`): no other run's cache interferes.

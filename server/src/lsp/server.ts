@@ -31,7 +31,7 @@ import { DynalintService } from '../service';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
 import { WorkspaceTables } from './tables';
-import { codeCachePending, codeCacheStates, writeCodeCaches } from './code-cache';
+import { codeCachePending, codeCacheStates, writeCodeCaches } from '../io/code-cache';
 
 export interface ServerHandle {
   service: DynalintService;

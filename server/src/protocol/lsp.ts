@@ -74,7 +74,7 @@ export interface ServerStats {
   validationCacheBytes: number;
   heapUsedBytes: number;
   rssBytes: number;
-  /** Scripts loaded through a V8 code cache (the TypeScript compiler, lsp/code-cache.ts): how each was loaded. */
+  /** Scripts loaded through a V8 code cache (the TypeScript compiler, io/code-cache.ts): how each was loaded. */
   codeCache?: { file: string; loaded: string; reason?: string; written: boolean }[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * The V8 code cache the server loads the TypeScript compiler through (server/src/lsp/code-cache.ts), on scripts of its
+ * The V8 code cache the server loads the TypeScript compiler through (server/src/io/code-cache.ts), on scripts of its
  * own in a temporary folder: compiled from source and the cache written after use; loaded from a copy of that cache;
  * a damaged cache, and a cache of another source of the same length (V8 checks only the length), compiled from source
  * with the right exports; a cache that cannot be written leaves the script working.
@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codeCachePending, codeCacheStates, registerCodeCache, writeCodeCaches } from '../../../server/src/lsp/code-cache';
+import { codeCachePending, codeCacheStates, registerCodeCache, writeCodeCaches } from '../../../server/src/io/code-cache';
 
 /** A CommonJS script whose export is `answer`: every source of one `answer` length has the same length. */
 const source = (answer: string) => `'use strict';\nconst path = require('node:path');\nexports.answer = ${JSON.stringify(answer)};\nexports.sep = path.sep;\nexports.self = __filename;\nexports.twice = (n) => n * 2;\n`;
