@@ -358,7 +358,31 @@ export class TrackedSource implements SharedSource {
   consistent(text: string, fix: Fix): boolean {
     const origin = fixOrigin(fix);
     const memo = this.verdicts.get(origin);
-    if (memo && memo.asked.every(([i, users]) => this.usersOf(fix.edits[i].range) === users)) return memo.ok;
+    if (memo) {
+      // Each answer the same, or (the verdict a yes) the same users but for some that went and the new ones found:
+      // only those are asked about.
+      let carried = true;
+      const now = new Map<number, Operation[]>();
+      for (const [i, users] of memo.asked) {
+        const current = this.usersOf(fix.edits[i].range);
+        if (current === users) now.set(i, []);
+        else if (memo.ok && provenance.get(current)?.from === users) now.set(i, provenance.get(current)!.added);
+        else {
+          carried = false;
+          break;
+        }
+      }
+      if (carried) {
+        if (memo.asked.every(([i, users]) => this.usersOf(fix.edits[i].range) === users)) return memo.ok;
+        const asked: [number, Operation[]][] = [];
+        const ok = consistentWith(text, fix, (e, i) => {
+          asked.push([i, this.usersOf(e.range)]);
+          return now.get(i) ?? this.usersOf(e.range);
+        });
+        this.verdicts.set(origin, { asked, ok });
+        return ok;
+      }
+    }
     const asked: [number, Operation[]][] = [];
     const ok = consistentWith(text, fix, (e, i) => {
       const users = this.usersOf(e.range);
@@ -451,7 +475,12 @@ export class TrackedSource implements SharedSource {
     if (prev) {
       hit = this.kept(prev);
       const info = (this.freshInfo ??= this.freshSource());
-      if (info.extents.overlapsSpan(range.start, Math.max(range.end, range.start + 1))) hit = hit.concat(scanUsers(range, this.fresh));
+      let added: Operation[] = [];
+      if (info.extents.overlapsSpan(range.start, Math.max(range.end, range.start + 1))) {
+        added = scanUsers(range, this.fresh);
+        hit = hit.concat(added);
+      }
+      if (hit !== prev) provenance.set(hit, { from: prev, added });
     }
     else if (this.index) hit = this.index.usersOf(range);
     else hit = scanUsers(range, this.sites);
@@ -506,6 +535,12 @@ export class SharedHistory {
 }
 
 const PLACEHOLDER = /[#:][A-Za-z0-9_]+/g;
+
+/**
+ * A `usersOf` answer carried from the previous lint's (`from`) without some users whose sites went, plus the users
+ * found among the new sites (`added`): a verdict that held for every user of `from` needs asking only about `added`.
+ */
+const provenance = new WeakMap<readonly Operation[], { from: readonly Operation[]; added: Operation[] }>();
 
 /** A fix's consistency verdict and the `usersOf` answers it read (per edit index). */
 interface Verdict {
