@@ -358,6 +358,11 @@ export class TrackedSource implements SharedSource {
   consistent(text: string, fix: Fix): boolean {
     const origin = fixOrigin(fix);
     const memo = this.verdicts.get(origin);
+    // A no stays a no while the user it failed for is still one of that edit's (a user handed back is untouched).
+    if (memo?.failed) {
+      const [i, user] = memo.failed;
+      if (this.usersOf(fix.edits[i].range).includes(user)) return false;
+    }
     if (memo) {
       // Each answer the same, or (the verdict a yes) the same users but for some that went and the new ones found:
       // only those are asked about.
@@ -375,21 +380,33 @@ export class TrackedSource implements SharedSource {
       if (carried) {
         if (memo.asked.every(([i, users]) => this.usersOf(fix.edits[i].range) === users)) return memo.ok;
         const asked: [number, Operation[]][] = [];
-        const ok = consistentWith(text, fix, (e, i) => {
-          asked.push([i, this.usersOf(e.range)]);
-          return now.get(i) ?? this.usersOf(e.range);
-        });
-        this.verdicts.set(origin, { asked, ok });
+        let failed: [number, Operation] | undefined;
+        const ok = consistentWith(
+          text,
+          fix,
+          (e, i) => {
+            asked.push([i, this.usersOf(e.range)]);
+            return now.get(i) ?? this.usersOf(e.range);
+          },
+          (i, u) => (failed = [i, u]),
+        );
+        this.verdicts.set(origin, { asked, ok, failed });
         return ok;
       }
     }
     const asked: [number, Operation[]][] = [];
-    const ok = consistentWith(text, fix, (e, i) => {
-      const users = this.usersOf(e.range);
-      asked.push([i, users]);
-      return users;
-    });
-    this.verdicts.set(origin, { asked, ok });
+    let failed: [number, Operation] | undefined;
+    const ok = consistentWith(
+      text,
+      fix,
+      (e, i) => {
+        const users = this.usersOf(e.range);
+        asked.push([i, users]);
+        return users;
+      },
+      (i, u) => (failed = [i, u]),
+    );
+    this.verdicts.set(origin, { asked, ok, failed });
     return ok;
   }
 
@@ -546,6 +563,8 @@ const provenance = new WeakMap<readonly Operation[], { from: readonly Operation[
 interface Verdict {
   asked: [number, Operation[]][];
   ok: boolean;
+  /** For a no: the edit (index) and the user it failed for. */
+  failed?: [number, Operation];
 }
 
 /** Fixes moved by the rule cache (rules/incremental.ts) -> the fix as first built. */
@@ -577,7 +596,7 @@ export function consistentForSharers(text: string, fix: Fix, shared: SharedSourc
 }
 
 /** `consistentForSharers`, the users of an edit's range asked of `usersOf` (with the edit's index). */
-function consistentWith(text: string, fix: Fix, usersOf: (e: TextEdit, index: number) => Operation[]): boolean {
+function consistentWith(text: string, fix: Fix, usersOf: (e: TextEdit, index: number) => Operation[], failed?: (index: number, user: Operation) => void): boolean {
   for (let i = 0; i < fix.edits.length; i++) {
     const e = fix.edits[i];
     const introduced = e.newText.match(PLACEHOLDER);
@@ -587,7 +606,11 @@ function consistentWith(text: string, fix: Fix, usersOf: (e: TextEdit, index: nu
     if (!added.length) continue;
     const users = usersOf(e, i);
     const ok = (u: Operation) => fix.edits.some((x: TextEdit) => x !== e && insideOperation(u, x.range)) || added.every((p) => defines(u, p));
-    if (!users.every(ok)) return false;
+    const bad = users.find((u) => !ok(u));
+    if (bad) {
+      failed?.(i, bad);
+      return false;
+    }
   }
   return true;
 }
