@@ -258,7 +258,7 @@ export class RuleCache {
           const start = p ? movedOffset(f.range.start, p) : f.range.start;
           const end = p ? movedOffset(f.range.end, p) : f.range.end;
           const at = seen.get(start);
-          if (at && at.some(([h, g]) => h === k && g.range.end === end && g.ruleId === f.ruleId && g.message === f.message)) continue;
+          if (at && repeats(at, k, end, f)) continue;
           if (f.unless !== undefined && dropIf) {
             try {
               if (dropIf(k, f.unless)) continue;
@@ -448,6 +448,12 @@ function defer(entry: SiteEntry, from: number, diff: number): void {
 function movedOffset(o: number, pending: readonly number[]): number {
   for (let i = 0; i < pending.length; i += 2) if (o >= pending[i]) o += pending[i + 1];
   return o;
+}
+
+/** Whether a finding (rule `k`, ending at `end`) repeats one of those handed out at its start offset. */
+function repeats(at: readonly [number, SiteFinding][], k: number, end: number, f: SiteFinding): boolean {
+  for (const [h, g] of at) if (h === k && g.range.end === end && g.ruleId === f.ruleId && g.message === f.message) return true;
+  return false;
 }
 
 /** Apply the entry's pending moves: its findings become moved copies (the previous objects are left as they were). */
