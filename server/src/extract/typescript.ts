@@ -1676,7 +1676,7 @@ function newUnit(sf: ts.SourceFile, delta: number, stmt: ts.Statement): Unit {
 }
 
 /**
- * The class body or the object literal of `x = {...}` / `const x = {...}` (one declaration) whose function members
+ * The class body or the object literal of `x = {...}` / `export default {...}` / `const x = {...}` (one declaration) whose function members
  * may be re-extracted alone, with the literal (`node`) and, for a declaration, the declaration.
  */
 function containerOf(s: ts.Statement): { kind: Members['kind']; members: ts.NodeArray<ts.Node>; node: ts.Node; decl?: ts.VariableDeclaration } | undefined {
@@ -1684,6 +1684,7 @@ function containerOf(s: ts.Statement): { kind: Members['kind']; members: ts.Node
   let o: ts.Expression | undefined;
   let decl: ts.VariableDeclaration | undefined;
   if (ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === K.EqualsToken) o = s.expression.right;
+  else if (ts.isExportAssignment(s)) o = s.expression;
   else if (ts.isVariableStatement(s) && s.declarationList.declarations.length === 1 && ts.isIdentifier(s.declarationList.declarations[0].name)) {
     decl = s.declarationList.declarations[0];
     o = decl.initializer;
