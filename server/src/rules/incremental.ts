@@ -239,7 +239,11 @@ export class RuleCache {
     // The sites of the last run not handed back (dropped at the end of this one).
     const gone: RequestSite[] = [];
     if (entries.size !== kept) for (const [site, e] of entries) if (e.run !== run) gone.push(site);
-    if (this.lastSites && this.lastSites !== sites) changes.set(sites, { prev: this.lastSites, fresh, gone });
+    if (this.lastSites && this.lastSites !== sites) {
+      // One generation only: the previous sites' own change (and through it every earlier version) is let go.
+      changes.delete(this.lastSites);
+      changes.set(sites, { prev: this.lastSites, fresh, gone });
+    }
     this.lastSites = sites;
     const freshSet = fresh.length ? new Set(fresh) : undefined;
     const has = (s: RequestSite) => entries.get(s)?.run === run || freshSet?.has(s) === true;

@@ -115,7 +115,7 @@ class PutIndex {
 
   constructor(
     /** The Puts, in any order (they give the same answers); read on first need. */
-    private readonly source: () => PutSummary[],
+    private source: () => PutSummary[],
     /** How many there are. */
     readonly size: number,
     previous?: PutIndex,
@@ -123,9 +123,11 @@ class PutIndex {
     change?: { added: readonly PutSummary[]; present: (put: PutSummary) => boolean },
   ) {
     if (previous) {
+      // One generation only: the previous index's own previous, and what its list was read from, are let go.
       previous.previous = undefined;
       previous.present = undefined;
       previous.added = [];
+      previous.settle();
       if (change) {
         this.added = change.added;
         this.present = change.present;
@@ -141,6 +143,12 @@ class PutIndex {
 
   get puts(): readonly PutSummary[] {
     return (this.list ??= this.source());
+  }
+
+  /** Read the list now and drop what it was read from (an index built from the one before holds that one). */
+  settle(): void {
+    void this.puts;
+    this.source = () => [];
   }
 
   private tables(): Map<string | undefined, PutSummary[]> {

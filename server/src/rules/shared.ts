@@ -497,7 +497,11 @@ export class TrackedSource implements SharedSource {
         added = scanUsers(range, this.fresh);
         hit = hit.concat(added);
       }
-      if (hit !== prev) provenance.set(hit, { from: prev, added });
+      if (hit !== prev) {
+        // One generation only (the previous answer's own provenance would keep every earlier answer).
+        provenance.delete(prev);
+        provenance.set(hit, { from: prev, added });
+      }
     }
     else if (this.index) hit = this.index.usersOf(range);
     else hit = scanUsers(range, this.sites);
