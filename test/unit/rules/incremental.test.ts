@@ -10,6 +10,8 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { extract, initParsers } from '../../../server/src/extract';
 import { DEFAULT_SETTINGS, type DynalintSettings } from '../../../server/src/protocol/settings';
@@ -310,6 +312,46 @@ describe('rules: incremental lint (service, successive versions) equals a fresh 
         fcParameters({ numRuns: 20 }),
       );
     });
+
+  it('nothing is kept per version: the sites of earlier versions can be collected after edits in other statements', async () => {
+    // A full collection on demand (mocha runs without --expose-gc).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // Functions using a shared constant with a fix (carried usersOf answers), Puts (the Put index built from the one
+    // before) and counters (separate-child-and-counter-writes' count).
+    let text = tsFile(120);
+    const service = new DynalintService();
+    const uri = 'file:///w/versions.ts';
+    let version = 0;
+    const lint = () => service.analyze(TextDocument.create(uri, 'typescript', ++version, text), SETTINGS);
+    const early: WeakRef<object>[] = [];
+    const sites: WeakRef<object>[] = [];
+    let from = 0;
+    for (let i = 0; i < 8; i++) {
+      const at = text.indexOf("'ADD likes :", from) + 4;
+      from = at + 2000;
+      text = text.slice(0, at) + ' ' + text.slice(at);
+      const a = lint();
+      if (i < 3) early.push(new WeakRef(a.sites));
+      if (i < 3) for (const site of a.sites) sites.push(new WeakRef(site));
+    }
+    const last = new Set<object>(lint().sites);
+    // A WeakRef's target is kept until the job that made it ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    gc();
+    assert.deepEqual(
+      early.map((w) => w.deref() === undefined),
+      [true, true, true],
+    );
+    // The sites of the statements edited since (replaced by the re-extraction) are let go too, but for one generation:
+    // the function the last edit replaced (tsFile's functions hold four requests) is still what the last lint went from.
+    const kept = sites.filter((w) => {
+      const site = w.deref();
+      return site !== undefined && !last.has(site);
+    });
+    assert.ok(kept.length <= 4, `${kept.length} of ${sites.length}`);
+  });
 
   it('an edit inside one function of a large file recomputes only that function\'s sites', () => {
     const text = tsFile(2000);
