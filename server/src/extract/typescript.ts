@@ -377,6 +377,8 @@ class UnitExtractor {
   private flowBudget = FLOW_BUDGET;
   /** Whether a value was built through data flow (then each site gets its own copy of its tree). */
   private flowed = false;
+  /** Declarations whose initialiser is being read (a name met again inside is a cycle: unknown). */
+  private readonly resolving = new Set<Decl>();
   /** `RequestSite.branch` of the calls found in conditional arms. */
   private branchOf = new Map<ts.Node, string>();
   private typed: Candidate[] = [];
@@ -1442,7 +1444,16 @@ class UnitExtractor {
     const flowed = d && u === this.unit && d.unit === this.unit && !ts.isSourceFile(d.scope) ? this.flow(d, id, depth, hops) : undefined;
     if (flowed) return flowed;
     if (!d?.init || !(d.isConst || ts.isSourceFile(d.scope))) return this.unknown(id, u);
-    return markMutated(this.value(d.init, d.unit, depth, hops + 1), id.text, d);
+    // Declarations that read each other (`const a = { x: b }; const b = { y: a }`, typed or broken code: a TDZ error at
+    // run time) hold nothing known; re-reading them once per hop grew as (reads per initialiser)^16 and ran the server
+    // out of memory with three.
+    if (this.resolving.has(d)) return this.unknown(id, u);
+    this.resolving.add(d);
+    try {
+      return markMutated(this.value(d.init, d.unit, depth, hops + 1), id.text, d);
+    } finally {
+      this.resolving.delete(d);
+    }
   }
 
   private template(t: ts.TemplateExpression, u: Unit, depth: number, hops: number): VNode {

@@ -91,6 +91,27 @@ ${reads}  await doc.send(new UpdateCommand(params));
     assert.equal(self[0].params.properties.find((x) => x.key === 'Item')?.value.kind, 'unknown');
   });
 
+  it('declarations that read each other are unknown where they meet again (three reads each ran the server out of memory)', () => {
+    const refs = (n: string) => Array.from({ length: 3 }, (_, i) => `f${i}: ${n}`).join(', ');
+    const text = `import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+const doc = DynamoDBDocumentClient.from({});
+const a = { ${refs('b')} };
+const b = { ${refs('a')} };
+export async function f() {
+  await doc.send(new UpdateCommand({ TableName: 'T', Key: { id: 1 }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': a } }));
+}
+`;
+    const sites = extract(text, 'typescript').sites;
+    assert.equal(sites.length, 1);
+    const values = sites[0].params.properties.find((x) => x.key === 'ExpressionAttributeValues')!.value;
+    assert.ok(values.kind === 'object');
+    const a = values.properties[0].value;
+    // a = { f0: b, ... } with b = { f0: a (met again: unknown), ... }
+    assert.ok(a.kind === 'object' && a.properties.length === 3);
+    const b = a.properties[0].value;
+    assert.ok(b.kind === 'object' && b.properties.every((p) => p.value.kind === 'unknown'));
+  });
+
   it('skips binary, minified and oversize files with a reason', () => {
     const request = `client.send(new UpdateItemCommand({ TableName: 't', UpdateExpression: 'ADD a :v' }));\n`;
     assert.match(extract(request + '\0\0', 'typescript').skipped ?? '', /binary/);
