@@ -150,6 +150,20 @@ describe('lsp: table definitions from the workspace', function () {
     const p = await client.waitFor(() => client.published.slice(before).find((x) => x.uri === handlerUri()), 'handler re-linted');
     assert.deepEqual(p.diagnostics.map((d) => d.code), []);
   });
+
+  it('re-lints open documents when an open template is edited (typed, not saved), its latest text read once typing pauses', async () => {
+    // On disk the template has no sort key now (the test before): the handler is clean. Typed back, one char at a time.
+    const withoutSk = TEMPLATE.replace('        - AttributeName: SK\n          KeyType: RANGE\n', '');
+    await client.open(templateUri, 'yaml', withoutSk);
+    const typed = '        - AttributeName: SK\n          KeyType: RANGE\n';
+    const at = withoutSk.indexOf('      GlobalSecondaryIndexes:');
+    const before = client.published.length;
+    for (let k = 0; k < typed.length; k++) await client.edit(templateUri, at + k, at + k, typed[k]);
+    assert.equal(client.text(templateUri), TEMPLATE);
+    const p = await client.waitFor(() => client.published.slice(before).find((x) => x.uri === handlerUri() && x.diagnostics.length), 'handler re-linted with the sort key back');
+    assert.deepEqual(p.diagnostics.map((d) => d.code), ['key-schema-mismatch']);
+    await client.close(templateUri);
+  });
 });
 
 describe('lsp: table definition problems with a client that pulls diagnostics', function () {

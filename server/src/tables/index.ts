@@ -102,6 +102,11 @@ export class TableIndex implements TableLookup {
     this.byOperation = new WeakMap();
   }
 
+  /** Whether the index holds facts for a file. */
+  has(uri: string): boolean {
+    return this.files.has(uri);
+  }
+
   /** Files the index holds facts for. */
   uris(): string[] {
     return [...this.files.keys()];
