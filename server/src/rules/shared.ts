@@ -379,21 +379,14 @@ export class TrackedSource implements SharedSource {
       }
       if (carried) {
         if (memo.asked.every(([i, users]) => this.usersOf(fix.edits[i].range) === users)) return memo.ok;
-        const asked: [number, Operation[]][] = [];
-        let failed: [number, Operation] | undefined;
-        const ok = consistentWith(
-          text,
-          fix,
-          (e, i) => {
-            asked.push([i, this.usersOf(e.range)]);
-            return now.get(i) ?? this.usersOf(e.range);
-          },
-          (i, u) => (failed = [i, u]),
-        );
-        this.verdicts.set(origin, { asked, ok, failed });
-        return ok;
+        return this.decide(text, fix, origin, (i, users) => now.get(i) ?? users);
       }
     }
+    return this.decide(text, fix, origin, (_, users) => users);
+  }
+
+  /** Ask `consistentWith` about the users `ask` hands it (of each edit's `usersOf` answer) and remember the verdict. */
+  private decide(text: string, fix: Fix, origin: Fix, ask: (i: number, users: Operation[]) => Operation[]): boolean {
     const asked: [number, Operation[]][] = [];
     let failed: [number, Operation] | undefined;
     const ok = consistentWith(
@@ -402,7 +395,7 @@ export class TrackedSource implements SharedSource {
       (e, i) => {
         const users = this.usersOf(e.range);
         asked.push([i, users]);
-        return users;
+        return ask(i, users);
       },
       (i, u) => (failed = [i, u]),
     );
