@@ -8,7 +8,7 @@ import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes,
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
 import { concatStrings } from '../core/strings';
 import { decodePython } from './strings';
-import { detachStrings, maxRef, shiftSite } from './remap';
+import { detachStrings, maxRef, ownParts, shiftSite } from './remap';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -426,7 +426,7 @@ class PyExtractor {
     if (all.length < 2) return [first];
     const fn = first.enclosingFunction;
     return all.map((params, index) => {
-      const site: RequestSite = { ...first, range: { ...first.range }, nameRange: { ...first.nameRange }, params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
+      const site: RequestSite = { ...first, ...ownParts(first), params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
       if (fn) site.branch = `${first.branch ?? ''}/a${first.range.start - fn.range.start}:${index}`;
       return site;
     });

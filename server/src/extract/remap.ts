@@ -4,7 +4,7 @@
  * re-parse itself (each copy survives one update, which is the worst case for a generational GC).
  */
 import { ObjectNode, Range, RequestSite, StringNode, VNode } from './model';
-import { maxOffset, ownCopy, shiftPlains, shiftString, stringParts } from '../core/strings';
+import { cloneString, maxOffset, ownCopy, shiftPlains, shiftString, stringParts } from '../core/strings';
 
 /**
  * What shifting a site moves, gathered on its first shift: every Range object, offsets/ends array and plain string
@@ -23,6 +23,17 @@ import { maxOffset, ownCopy, shiftPlains, shiftString, stringParts } from '../co
  * a burst of allocation (as between keystrokes: then it is the memory, one Range object a cache line, not the code).
  * Cost: ~4 MB kept for the 9,100 sites of a 50,000-line file, once every site was shifted.
  */
+/**
+ * The parts of a site a copy of it (a data-flow alternative, a helper's request seen at a call) must own: shifting
+ * moves an object once per site holding it, so a receiver table or `forwarded.from` shared by two sites moved twice.
+ */
+export function ownParts(s: RequestSite): Pick<RequestSite, 'range' | 'nameRange' | 'receiverTable' | 'forwarded'> {
+  const out: Pick<RequestSite, 'range' | 'nameRange' | 'receiverTable' | 'forwarded'> = { range: { ...s.range }, nameRange: { ...s.nameRange } };
+  if (s.receiverTable) out.receiverTable = cloneString(s.receiverTable);
+  if (s.forwarded) out.forwarded = { ...s.forwarded, ...(s.forwarded.from ? { from: { ...s.forwarded.from } } : {}) };
+  return out;
+}
+
 interface Moved {
   params: ObjectNode;
   receiverTable: StringNode | undefined;

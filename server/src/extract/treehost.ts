@@ -13,7 +13,8 @@ import { Language, Parser, Tree } from 'web-tree-sitter';
 import type { Node as TNode } from 'web-tree-sitter';
 import { MAX_ALTERNATIVES, alternativesOf, cloneTree, variants } from '../flow';
 import type { ObjectNode, RequestSite, VNode } from './model';
-import { detachStrings, maxRef, shiftSite } from './remap';
+import { detachStrings, maxRef, ownParts, shiftSite } from './remap';
+import { cloneString } from '../core/strings';
 
 let runtime: Promise<void> | undefined;
 
@@ -193,7 +194,7 @@ export function expandAlternatives(s: RequestSite, roots: ObjectNode[] = [s.para
   if (all.length < 2 || all.length > MAX_ALTERNATIVES) return roots.length === 1 ? [s] : [];
   const fn = s.enclosingFunction;
   return all.map((params, index) => {
-    const site: RequestSite = { ...s, range: { ...s.range }, nameRange: { ...s.nameRange }, params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
+    const site: RequestSite = { ...s, ...ownParts(s), params: cloneTree(params) as ObjectNode, alternative: { index, count: all.length } };
     if (fn) site.branch = `${s.branch ?? ''}/a${s.range.start - fn.range.start}:${index}`;
     return site;
   });
@@ -209,6 +210,7 @@ export function forwardedCopy(s: RequestSite, call: { range: { start: number; en
     range: { ...call.range },
     nameRange: { ...call.nameRange },
     params: cloneTree(s.params) as ObjectNode,
+    ...(s.receiverTable ? { receiverTable: cloneString(s.receiverTable) } : {}),
     enclosingFunction: { name: call.fn.name, range: { ...call.fn.range } },
     forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) }, bound: true },
   };

@@ -6,6 +6,8 @@ import { shiftSite, shiftTree } from '../../../server/src/extract/remap';
 import { plain, plainBase } from '../../../server/src/core/strings';
 import { fixture, strings } from './support';
 
+const REALWORLD = join(__dirname, '..', '..', 'fixtures', 'realworld');
+
 /**
  * `shiftSite` keeps, per site, the list of what it moves (gathered on the first shift) and plain strings rebuild their
  * materialised offsets when `base` moved: after any sequence of shifts (offsets read or not in between), the sites
@@ -96,13 +98,44 @@ describe('extract: shifting sites in place (remap)', () => {
     ['requests.jsonc', 'jsonc'],
     ['cli-transact-items.json', 'json'],
   ];
-  for (const [file, lang] of files)
+  // Real-world fixtures whose requests have data-flow alternatives (one site per alternative, from one call).
+  const realworld: [string, string][] = [
+    ['optimistic_lock.py', 'python'],
+    ['dynamic_requests.py', 'python'],
+    ['dynamic-builders.ts', 'typescript'],
+    ['like-guard-variants.ts', 'typescript'],
+    ['unread_flows.go', 'go'],
+    ['UnreadFlows.java', 'java'],
+  ];
+  const read = (file: string) => (files.some(([f]) => f === file) ? fixture(file) : readFileSync(join(REALWORLD, file), 'utf8'));
+
+  for (const [file, lang] of [...files, ...realworld])
     it(`${file}: any sequence of shifts equals moving every offset of the sites' JSON`, () => {
-      const text = fixture(file);
+      const text = read(file);
       const sites = extract(text, lang).sites;
       assert.ok(sites.length > 0);
       checkShifts(file, sites, text.length, 7 + file.length);
     });
+
+  it('no object (range, node, receiver table) is reachable from two sites, but a shared enclosingFunction (replaced, never moved)', () => {
+    for (const [file, lang] of [...files, ...realworld]) {
+      const sites = extract(read(file), lang).sites;
+      const owner = new Map<object, number>();
+      sites.forEach((site, k) => {
+        const seen = new Set<object>();
+        const stack: unknown[] = Object.entries(site).filter(([key]) => key !== 'enclosingFunction').map(([, v]) => v);
+        while (stack.length) {
+          const o = stack.pop();
+          if (o === null || typeof o !== 'object' || seen.has(o)) continue;
+          seen.add(o);
+          const other = owner.get(o);
+          assert.ok(other === undefined || other === k, `${file}: site ${k} (${site.api}) shares ${JSON.stringify(o).slice(0, 80)} with site ${other}`);
+          owner.set(o, k);
+          for (const v of Array.isArray(o) ? o : Object.values(o)) stack.push(v);
+        }
+      });
+    }
+  });
 
   it('Go and Java sites too', () => {
     const java = readFileSync(join(__dirname, '..', 'hosts', 'fixtures', 'Likes.java'), 'utf8');
