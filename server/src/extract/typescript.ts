@@ -16,6 +16,8 @@ const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
 /** Statements the data flow of one statement may interpret in all (bounded work on any input). */
 const FLOW_BUDGET = 200_000;
+/** What reading a declaration's initialiser costs of FLOW_BUDGET (at most 2,000 reads a statement). */
+const RESOLVE_COST = 100;
 /** How deep requests are followed through helpers that call helpers. */
 const MAX_FORWARD_DEPTH = 3;
 /** Methods named like a DynamoDB API on `this` whose definition is not in the file (an inherited repository helper). */
@@ -1449,6 +1451,10 @@ class UnitExtractor {
     // run time) hold nothing known; re-reading them once per hop grew as (reads per initialiser)^16 and ran the server
     // out of memory with three.
     if (this.resolving.has(d)) return this.unknown(id, u);
+    // Each read of an initialiser is paid from the flow budget: declarations that reuse each other without a cycle
+    // (`const a2 = { x: a1, y: a1 }; const a3 = { x: a2, y: a2 }...`) are read once per use, 2^depth times.
+    this.flowBudget -= RESOLVE_COST;
+    if (this.flowBudget <= 0) return this.unknown(id, u);
     this.resolving.add(d);
     try {
       return markMutated(this.value(d.init, d.unit, depth, hops + 1), id.text, d);

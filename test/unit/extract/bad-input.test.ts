@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { extract, initParsers, languageIdForPath, RequestSite } from '../../../server/src/extract';
+import { extract, initParsers, languageIdForPath, RequestSite, VNode } from '../../../server/src/extract';
 import { fixture } from './support';
 
 /** A request as rules see it: api, where its name is, and each field with where its value is. */
@@ -110,6 +110,25 @@ export async function f() {
     assert.ok(a.kind === 'object' && a.properties.length === 3);
     const b = a.properties[0].value;
     assert.ok(b.kind === 'object' && b.properties.every((p) => p.value.kind === 'unknown'));
+  });
+
+  it('declarations that reuse each other without a cycle are read a bounded number of times (4 uses x 12 levels: 4^12 reads)', () => {
+    let text = `import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';\nconst doc = DynamoDBDocumentClient.from({});\nconst a0 = { v: 1 };\n`;
+    for (let l = 1; l <= 12; l++) text += `const a${l} = { k0: a${l - 1}, k1: a${l - 1}, k2: a${l - 1}, k3: a${l - 1} };\n`;
+    text += `export async function f() {\n  await doc.send(new UpdateCommand({ TableName: 'T', Key: { id: 1 }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': a12 } }));\n}\n`;
+    const sites = extract(text, 'typescript').sites;
+    assert.equal(sites.length, 1);
+    // Read in full, the value would hold 4^12 (16.7 million) objects; the flow budget stops it at 2,000 reads.
+    let nodes = 0;
+    const stack: VNode[] = [sites[0].params];
+    while (stack.length) {
+      const v = stack.pop()!;
+      nodes++;
+      if (v.kind === 'object') for (const p of v.properties) stack.push(p.value);
+    }
+    assert.ok(nodes < 20_000, `${nodes} nodes`);
+    const values = sites[0].params.properties.find((x) => x.key === 'ExpressionAttributeValues')!.value;
+    assert.equal(values.kind, 'object');
   });
 
   it('skips binary, minified and oversize files with a reason', () => {
