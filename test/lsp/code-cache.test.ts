@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { codeCacheFile } from '../../server/src/io/code-cache';
 import { type ServerStats, StatsRequest } from '../../server/src/protocol/lsp';
 import { LspClient, ROOT } from '../support/lsp-client';
 import { TS_UPDATE } from './fixtures';
@@ -49,7 +50,7 @@ describe('lsp: the TypeScript compiler through a code cache', function () {
   it('a server writes the cache when it had none; the next one loads the compiler from it, with the same findings', async () => {
     const first = await lintOnce({ DYNALINT_CODE_CACHE: dir });
     assert.deepEqual(first.cache, [{ file: COMPILER, loaded: 'source', reason: 'no cache', written: true }]);
-    assert.ok(existsSync(join(dir, 'typescript.js.v8cache')));
+    assert.ok(existsSync(codeCacheFile(COMPILER, dir)), 'named after this V8 and architecture');
     assert.ok(first.findings.length > 0);
 
     const second = await lintOnce({ DYNALINT_CODE_CACHE: dir });

@@ -6,7 +6,7 @@
  * `module.enableCompileCache`), so the server and CLI entries register this loader for that one file (the CLI writes
  * the cache when a run ends, the server after its first TS lint).
  *
- * The cache sits next to the script (`typescript.js.v8cache`, written once after the first lint that used the compiler,
+ * The cache sits next to the script (`typescript.js.<V8 version>-<arch>.v8cache`, written once after the first lint that used the compiler,
  * so the functions that lint compiled are in it; skipped when the folder is read-only). V8 accepts a cache only for its
  * own version and flags, but checks the source by length alone: the file starts with a SHA-1 of the source and one of
  * the cache, and anything that does not match is compiled from source and rewritten. Written to a temporary name and
@@ -14,7 +14,7 @@
  * cache is kept there instead (tests).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -50,13 +50,22 @@ export function codeCacheStates(): CodeCacheState[] {
  * Load `file` (an absolute path, CommonJS) through a code cache from now on. The caller must register it before the
  * first `require` of the file. Any failure of the cache falls back to Node's own loader.
  */
+/**
+ * Where the cache of `file` is kept: named after this V8 and architecture, so runtimes that cannot share one (VS Code's
+ * Electron and the system's Node, on one checkout) each keep theirs instead of rejecting and rewriting the other's.
+ */
+export function codeCacheFile(file: string, where = process.env.DYNALINT_CODE_CACHE): string {
+  const name = `${basename(file)}.${process.versions.v8}-${process.arch}.v8cache`;
+  return where && where !== '0' ? join(where, name) : join(dirname(file), name);
+}
+
 export function registerCodeCache(file: string): void {
   const where = process.env.DYNALINT_CODE_CACHE;
   if (where === '0') return;
   const extensions = (Module as unknown as { _extensions?: Record<string, (module: NodeJS.Module, filename: string) => void> })._extensions;
   const js = extensions?.['.js'];
   if (!extensions || !js) return;
-  const entry: Entry = { state: { file, loaded: 'not loaded', written: false }, cacheFile: where ? join(where, `${basename(file)}.v8cache`) : `${file}.v8cache` };
+  const entry: Entry = { state: { file, loaded: 'not loaded', written: false }, cacheFile: codeCacheFile(file, where) };
   entries.push(entry);
   extensions['.js'] = function (module: NodeJS.Module, filename: string) {
     if (filename !== file || entry.state.loaded !== 'not loaded') return js.call(this, module, filename);
@@ -111,6 +120,8 @@ export function writeCodeCaches(): void {
     e.script = undefined;
     const tmp = `${e.cacheFile}.${process.pid}.tmp`;
     try {
+      // A read-only install: not even the cache's data is made (several MB, on the server's thread).
+      accessSync(dirname(e.cacheFile), constants.W_OK);
       const data = script.createCachedData();
       writeFileSync(tmp, Buffer.concat([e.sourceHash, sha1(data), data]));
       renameSync(tmp, e.cacheFile);

@@ -7,8 +7,8 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { codeCachePending, codeCacheStates, registerCodeCache, writeCodeCaches } from '../../../server/src/io/code-cache';
+import { basename, join } from 'node:path';
+import { codeCacheFile, codeCachePending, codeCacheStates, registerCodeCache, writeCodeCaches } from '../../../server/src/io/code-cache';
 
 /** A CommonJS script whose export is `answer`: every source of one `answer` length has the same length. */
 const source = (answer: string) => `'use strict';\nconst path = require('node:path');\nexports.answer = ${JSON.stringify(answer)};\nexports.sep = path.sep;\nexports.self = __filename;\nexports.twice = (n) => n * 2;\n`;
@@ -26,11 +26,11 @@ describe('lsp: the code cache of the TypeScript compiler', () => {
     const file = join(dir, name);
     writeFileSync(file, text);
     if (cacheFrom) {
-      copyFileSync(`${cacheFrom}.v8cache`, `${file}.v8cache`);
+      copyFileSync(codeCacheFile(cacheFrom), codeCacheFile(file));
       if (damage) {
-        const b = readFileSync(`${file}.v8cache`);
+        const b = readFileSync(codeCacheFile(file));
         b[b.length - 1] ^= 0xff;
-        writeFileSync(`${file}.v8cache`, b);
+        writeFileSync(codeCacheFile(file), b);
       }
     }
     registerCodeCache(file);
@@ -46,7 +46,7 @@ describe('lsp: the code cache of the TypeScript compiler', () => {
     writeCodeCaches();
     assert.equal(codeCachePending(), false);
     assert.equal(state(a.file)?.written, true);
-    assert.ok(existsSync(`${a.file}.v8cache`));
+    assert.ok(existsSync(codeCacheFile(a.file)));
 
     const b = load('b.js', source('forty-two'), a.file);
     assert.deepEqual(state(b.file), { file: b.file, loaded: 'cache', written: false });
@@ -71,11 +71,11 @@ describe('lsp: the code cache of the TypeScript compiler', () => {
 
   it('a cache it cannot write (here a folder in its place): the script works, nothing is written or left pending', () => {
     const e = load('e.js', source('forty-two'));
-    mkdirSync(`${e.file}.v8cache`);
+    mkdirSync(codeCacheFile(e.file));
     writeCodeCaches();
     assert.equal(e.exports.answer, 'forty-two');
     assert.equal(state(e.file)?.written, false);
     assert.equal(codeCachePending(), false);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('e.js')).sort(), ['e.js', 'e.js.v8cache'], 'no temporary file left');
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('e.js')).sort(), ['e.js', basename(codeCacheFile(e.file))], 'no temporary file left');
   });
 });
