@@ -12,8 +12,9 @@ import { cloneString, maxOffset, ownCopy, shiftPlains, shiftString, stringParts 
  * edit are most of a document's sites, shifted at every edit). Valid while the site's tree is the one it was gathered
  * from: extractors build a site's tree before handing it out and nothing changes it afterwards (a re-extracted
  * statement gets new site objects); the top-level references are checked at each shift all the same. No two sites
- * share a Range or node (tests in incremental.test.ts and hosts/robustness.test.ts); were one reached twice, it would
- * be listed twice, so moved twice as a walk would move it (test/unit/extract/remap.test.ts: any sequence of shifts
+ * share a Range or node (a copy of a site takes `ownParts`; tests in incremental.test.ts, hosts/robustness.test.ts and
+ * remap.test.ts, over real-world fixtures with alternatives); were one reached twice, it would be listed twice, so
+ * moved twice as a walk would move it (test/unit/extract/remap.test.ts: any sequence of shifts
  * equals moving every offset of the sites' JSON).
  *
  * The ranges are listed by the slot they sit in, each part moved by a loop of its own: Range objects of one kind of
