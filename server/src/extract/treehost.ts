@@ -4,8 +4,8 @@
  *
  * A host splits its tree into units (Go: top-level declarations; Java: the members of top-level types) and marks the
  * ones that bind names others read (constants, imports, fields) as `env`. After an edit, a unit the edit did not touch
- * keeps its sites (moved by the length change) unless an env unit was touched: then everything is recomputed. Same
- * scheme as python.ts, whose state it does not share.
+ * keeps its sites (moved by the length change) unless an env unit was touched, came or went: then everything is
+ * recomputed. Same scheme as python.ts, whose state it does not share.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -136,10 +136,19 @@ function reuse(state: TreeState, span: Span, units: Unit[]): boolean[] | undefin
   const old = new Map(state.units.map((u) => [`${u.start}:${u.end}`, u]));
   const back = (o: number) => (o >= span.newEnd ? o - diff : o);
   const map = (o: number) => (o >= span.oldEnd ? o + diff : o);
-  // Names of the units the edit touched, before and after it: a caller of one of them reads it again.
+  // Env units away from the edit can come and go too: an unbalanced brace makes the parser read the code after it
+  // again (a method left its class and became a top-level declaration). The names they bind changed: recompute all.
+  const oldEnv = new Set(state.units.filter((u) => u.env).map((u) => `${map(u.start)}:${map(u.end)}`));
+  const newEnv = units.filter((u) => u.env);
+  if (newEnv.length !== oldEnv.size || newEnv.some((u) => !oldEnv.has(`${u.start}:${u.end}`))) return undefined;
+  // Names of the units the edit touched, before and after it, and of those that came or went away from it (a method
+  // swallowed by the one above it, whose closing brace was deleted): a caller of one of them reads it again.
   const touchedNames = new Set<string>();
-  for (const u of state.units) if (u.name !== undefined && touches(u.start, u.end, span.start, span.oldEnd)) touchedNames.add(u.name);
-  for (const u of units) if (u.name !== undefined && touches(u.start, u.end, span.start, span.newEnd)) touchedNames.add(u.name);
+  const named = (xs: Unit[], at: (o: number) => number) => new Set(xs.filter((u) => u.name !== undefined).map((u) => `${u.name}@${at(u.start)}:${at(u.end)}`));
+  const oldNamed = named(state.units, map);
+  const newNamed = named(units, (o) => o);
+  for (const u of state.units) if (u.name !== undefined && (touches(u.start, u.end, span.start, span.oldEnd) || !newNamed.has(`${u.name}@${map(u.start)}:${map(u.end)}`))) touchedNames.add(u.name);
+  for (const u of units) if (u.name !== undefined && (touches(u.start, u.end, span.start, span.newEnd) || !oldNamed.has(`${u.name}@${u.start}:${u.end}`))) touchedNames.add(u.name);
   return units.map((u) => {
     if (u.env || touches(u.start, u.end, span.start, span.newEnd)) return false;
     const was = old.get(`${back(u.start)}:${back(u.end)}`);

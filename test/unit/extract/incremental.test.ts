@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { createDocumentExtractor, extract, initParsers, languageIdForPath, TextChange, VNode } from '../../../server/src/extract';
+import { createDocumentExtractor, ensureParser, extract, initParsers, languageIdForPath, TextChange, VNode } from '../../../server/src/extract';
 import { Language, Parser } from 'web-tree-sitter';
 import { assertOffsets, fixture, strings } from './support';
 
@@ -110,6 +110,41 @@ def c():
       assert.deepEqual(got, extract(v, 'python'));
       // M is no request of its own: c still takes it.
       assert.ok(!got.sites.some((site) => site.range.start === text.indexOf('{"TableName"')));
+    }
+  });
+
+  it('java: a method header deleted or duplicated away from the helper a caller forwards: the helper left the class, or the method above swallowed it (found on the corpus, scripts/incremental-check.ts)', async () => {
+    await ensureParser('java');
+    const text = `class A {
+    private final DynamoDbAsyncClient ddb;
+
+    public CompletableFuture<Void> u(String k, long a) {
+        return h(k, -a);
+    }
+
+    public CompletableFuture<Void> m(String k, long a) {
+        return h(k, a);
+    }
+
+    private CompletableFuture<Void> h(String k, long d) {
+        UpdateItemRequest request = UpdateItemRequest.builder()
+                .tableName("T")
+                .updateExpression("ADD n :d")
+                .build();
+        return ddb.updateItem(request);
+    }
+}
+`;
+    const header = '    public CompletableFuture<Void> m(String k, long a) {\n';
+    const at = text.indexOf(header);
+    // Deleted: m's closing brace closes the class, h becomes a top-level declaration. Duplicated: m is not closed and
+    // holds h. Either way u no longer forwards h's request (fresh extraction); the edit touches neither u nor h.
+    for (const change of [{ start: at, end: at + header.length, text: '' }, { start: at, end: at, text: header }]) {
+      const doc = createDocumentExtractor('java');
+      assert.ok(doc.update(text).sites.some((s) => s.forwarded), 'u forwards the request of h');
+      const next = text.slice(0, change.start) + change.text + text.slice(change.end);
+      assert.deepEqual(doc.update(next, [change]), extract(next, 'java'), JSON.stringify(change));
+      doc.dispose();
     }
   });
 
