@@ -117,6 +117,12 @@ interface PyUnit {
   consumed: number[];
   /** Largest document offset its sites mention. */
   maxRef: number;
+  /**
+   * Clients and tables its function-local assignments bind (`ddb = boto3.client(...)` in a function), in order: the
+   * receiver of a call is looked up by name across the file (a client made in `setup()` is `handler()`'s receiver), so
+   * a statement handed back still contributes them.
+   */
+  receivers: [string, Receiver][];
 }
 
 export interface PyState {
@@ -130,6 +136,7 @@ export interface Span {
 }
 
 const ENV_TYPES = new Set(['import_statement', 'import_from_statement', 'future_import_statement']);
+const COMPOUND_TYPES = new Set(['if_statement', 'try_statement', 'with_statement', 'for_statement', 'while_statement', 'match_statement']);
 
 class PyExtractor {
   private fns: Fn[] = [];
@@ -165,8 +172,13 @@ class PyExtractor {
     const units: (PyUnit & { node: TNode })[] = [];
     for (const n of root.namedChildren) {
       if (!n) continue;
-      const env = ENV_TYPES.has(n.type) || (n.type === 'expression_statement' && n.namedChild(0)?.type === 'assignment');
-      units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], maxRef: 0, node: n });
+      // A module-level name bound inside a compound statement (`try:`/`if`/`with` at the top) is looked up by every
+      // statement, like a plain module-level assignment: the statement is part of the environment too.
+      const env =
+        ENV_TYPES.has(n.type) ||
+        (n.type === 'expression_statement' && n.namedChild(0)?.type === 'assignment') ||
+        (COMPOUND_TYPES.has(n.type) && n.descendantsOfType('assignment').length > 0);
+      units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], maxRef: 0, receivers: [], node: n });
     }
     const reused = prev ? this.reuse(prev.state, prev.span, units) : undefined;
     const dicts: Assign[] = [];
@@ -191,8 +203,6 @@ class PyExtractor {
         else if (c.shape) shapes.set(c.shape.startIndex, c.shape);
       }
     this.fns.sort((a, b) => a.range.start - b.range.start);
-    const local: Assign[] = [];
-    for (const c of assigns) this.noteAssign(c.lhs, c.rhs, local);
     const unitAt = (pos: number) => {
       let lo = 0;
       let hi = units.length - 1;
@@ -203,6 +213,23 @@ class PyExtractor {
       }
       return units[lo];
     };
+    // In document order, as a full run notes them: a statement handed back adds the receivers it noted then.
+    const local: Assign[] = [];
+    const assignsOf = new Map<PyUnit, Record<string, TNode>[]>();
+    for (const c of assigns) {
+      const u = unitAt(c.assign.startIndex);
+      const list = assignsOf.get(u);
+      if (list) list.push(c);
+      else assignsOf.set(u, [c]);
+    }
+    units.forEach((u, i) => {
+      if (reused?.[i]) {
+        for (const [name, kind] of u.receivers) this.receivers.set(name, kind);
+        return;
+      }
+      u.receivers = [];
+      for (const c of assignsOf.get(u) ?? []) this.noteAssign(c.lhs, c.rhs, local, u.receivers);
+    });
     for (const c of calls) {
       const u = unitAt(c.call.startIndex);
       // Per statement, what its own calls took (a statement handed back adds exactly its own; a copy of everything
@@ -256,6 +283,7 @@ class PyExtractor {
       const moves = diff !== 0 && was.maxRef >= span.oldEnd;
       if (moves) for (const site of was.sites) shiftSite(site, span.oldEnd, diff);
       u.sites = was.sites;
+      u.receivers = was.receivers;
       u.consumed = moves ? was.consumed.map(map) : was.consumed;
       u.maxRef = moves ? map(was.maxRef) : was.maxRef;
       return true;
@@ -267,12 +295,15 @@ class PyExtractor {
     this.consumedBy?.push(at);
   }
 
-  private noteAssign(l: TNode, r: TNode, dicts: Assign[]): void {
+  private noteAssign(l: TNode, r: TNode, dicts: Assign[], receivers?: [string, Receiver][]): void {
     const target = this.dotted(l);
     if (!target) return;
     const name = target[target.length - 1];
     const kind = this.receiverOf(r);
-    if (kind) this.receivers.set(name, kind);
+    if (kind) {
+      this.receivers.set(name, kind);
+      receivers?.push([name, kind]);
+    }
     if (target.length === 2 && SELF.has(target[0])) this.members.push({ name, lhs: l, rhs: r });
     if (l.type !== 'identifier') return;
     if (kind === 'table' && l.parent?.parent?.parent?.parent?.type === 'class_definition') this.members.push({ name, lhs: l, rhs: r });

@@ -113,6 +113,41 @@ def c():
     }
   });
 
+  it('python: a client made in another function, or a table bound in a module-level try, is the receiver after an edit elsewhere too (found on the corpus, scripts/incremental-check.ts)', () => {
+    const made = `import boto3
+def setup():
+    ddb = boto3.client('dynamodb')
+    return ddb
+
+def handler(ddb):
+    ddb.update_item(**BASE, Key={'id': {'S': '1'}}, UpdateExpression='SET n = n + :one', ExpressionAttributeValues={':one': {'N': '1'}})
+`;
+    const tried = `import boto3
+try:
+    table = boto3.resource('dynamodb').Table('t')
+except Exception:
+    pass
+
+def handler(e):
+    table.update_item(TableName=NAME, Key={'id': '1'}, UpdateExpression='SET n = n + :one', ExpressionAttributeValues={':one': 1})
+`;
+    for (const [text, style] of [
+      [made, 'low-level'],
+      [tried, 'document'],
+    ] as const) {
+      const doc = createDocumentExtractor('python');
+      assert.deepEqual(doc.update(text).sites.map((x) => x.style), [style]);
+      // Type inside the handler's call (a space before its closing parenthesis), then delete it.
+      const at = text.lastIndexOf(')');
+      for (const v of [text.slice(0, at) + ' ' + text.slice(at), text]) {
+        const got = doc.update(v);
+        assert.equal(doc.last.update, 'incremental');
+        assert.deepEqual(got, extract(v, 'python'));
+        assert.deepEqual(got.sites.map((x) => x.style), [style]);
+      }
+    }
+  });
+
   it('java: a method header deleted or duplicated away from the helper a caller forwards: the helper left the class, or the method above swallowed it (found on the corpus, scripts/incremental-check.ts)', async () => {
     await ensureParser('java');
     const text = `class A {
