@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { createDocumentExtractor, ensureParser, extract, initParsers, languageIdForPath, TextChange, VNode } from '../../../server/src/extract';
+import { createDocumentExtractor, ensureParser, extract, initParsers, languageIdForPath, TextChange } from '../../../server/src/extract';
 import { Language, Parser } from 'web-tree-sitter';
-import { assertOffsets, fixture, strings } from './support';
+import { assertNothingShared, assertOffsets, fixture, strings } from './support';
 
 /**
  * Tree-sitter's error recovery may build a different tree for broken code when re-parsing incrementally than from
@@ -43,28 +43,7 @@ describe('extract: incremental re-parse gives the same sites as a full parse', (
 
   it('no two sites share a range or string node (sites are shifted in place after edits)', () => {
     for (const file of ['sdk-v3-client.ts', 'sdk-v3-lib.ts', 'sdk-v2.js', 'boto3_client.py', 'boto3_resource.py', 'requests.jsonc']) {
-      const seen = new Set<object>();
-      const once = (o: object, what: string) => {
-        assert.ok(!seen.has(o), `${file}: shared ${what}`);
-        seen.add(o);
-      };
-      for (const site of extract(fixture(file), languageIdForPath(file)!).sites) {
-        once(site.range, 'site range');
-        once(site.nameRange, 'name range');
-        const stack: VNode[] = [site.params, ...(site.receiverTable ? [site.receiverTable] : [])];
-        while (stack.length) {
-          const v = stack.pop()!;
-          once(v, 'node');
-          once(v.range, 'node range');
-          if (v.kind === 'object')
-            for (const p of v.properties) {
-              once(p.keyRange, 'key range');
-              once(p.range, 'property range');
-              stack.push(p.value);
-            }
-          if (v.kind === 'array' || v.kind === 'set') stack.push(...v.items);
-        }
-      }
+      assertNothingShared(extract(fixture(file), languageIdForPath(file)!).sites, `${file}: `);
     }
   });
 

@@ -77,3 +77,33 @@ export function assertMatchesAnnotations(text: string, sites: RequestSite[], exp
     for (const p of s.params.properties) assert.equal(text.slice(p.keyRange.start, p.keyRange.end).replace(/^['"]|['"]$/g, ''), p.key);
   });
 }
+
+/**
+ * Every Range object and value node of the sites is its own, the receiver table's included (sites are shifted in
+ * place after edits: a shared one would move once per site holding it).
+ */
+export function assertNothingShared(sites: RequestSite[], label = ''): void {
+  const seen = new Set<object>();
+  const once = (o: object, what: string) => {
+    assert.ok(!seen.has(o), `${label}shared ${what}`);
+    seen.add(o);
+  };
+  for (const site of sites) {
+    once(site.range, 'site range');
+    once(site.nameRange, 'name range');
+    const stack: VNode[] = [site.params];
+    if (site.receiverTable) stack.push(site.receiverTable);
+    while (stack.length) {
+      const v = stack.pop()!;
+      once(v, 'node');
+      once(v.range, 'node range');
+      if (v.kind === 'object')
+        for (const p of v.properties) {
+          once(p.keyRange, 'key range');
+          once(p.range, 'property range');
+          stack.push(p.value);
+        }
+      if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
+    }
+  }
+}

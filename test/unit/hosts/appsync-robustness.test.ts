@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { createDocumentExtractor, extract, prop, type RequestSite, type TextChange, type VNode } from '../../../server/src/extract';
+import { createDocumentExtractor, extract, prop, type TextChange } from '../../../server/src/extract';
 import { AppSyncDocument, extractAppSync } from '../../../server/src/extract/appsync';
 import { runRules } from '../../../server/src/rules';
 import { fcParameters } from '../../support/fc';
@@ -14,6 +14,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_SETTINGS } from '../../../server/src/protocol/settings';
 import { DynalintService } from '../../../server/src/service';
 import { appsyncFile, vtlTemplate } from './generate-appsync';
+import { assertNothingShared } from '../extract/support';
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -146,32 +147,6 @@ for (const [lang, make] of [['javascript', appsyncFile], ['vtl', vtlTemplate]] a
       }
     });
   });
-}
-
-/** Every Range object and value node of the sites is its own (sites are shifted in place after edits). */
-function assertNothingShared(sites: RequestSite[]): void {
-  const seen = new Set<object>();
-  const once = (o: object, what: string) => {
-    assert.ok(!seen.has(o), `shared ${what}`);
-    seen.add(o);
-  };
-  for (const site of sites) {
-    once(site.range, 'site range');
-    once(site.nameRange, 'name range');
-    const stack: VNode[] = [site.params];
-    while (stack.length) {
-      const v = stack.pop()!;
-      once(v, 'node');
-      once(v.range, 'node range');
-      if (v.kind === 'object')
-        for (const p of v.properties) {
-          once(p.keyRange, 'key range');
-          once(p.range, 'property range');
-          stack.push(p.value);
-        }
-      if (v.kind === 'array' || v.kind === 'set') stack.push(...v.items);
-    }
-  }
 }
 
 const JS_PIECES = [

@@ -4,10 +4,11 @@
  * incremental and fresh parses); cut, huge, deeply nested and binary files never throw.
  */
 import { strict as assert } from 'node:assert';
-import { createDocumentExtractor, ensureParser, extract, prop, type RequestSite, type VNode } from '../../../server/src/extract';
+import { createDocumentExtractor, ensureParser, extract, prop } from '../../../server/src/extract';
 import { treeParser } from '../../../server/src/extract/treehost';
 import { runRules } from '../../../server/src/rules';
 import { goFile, goFlowFile, javaFile, javaFlowFile } from './generate';
+import { assertNothingShared } from '../extract/support';
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -21,32 +22,6 @@ function rng(seed: number): () => number {
 }
 
 const strip = (x: unknown) => JSON.parse(JSON.stringify(x));
-
-/** Every Range object and value node of the sites is its own (sites are shifted in place after edits). */
-function assertNothingShared(sites: RequestSite[]): void {
-  const seen = new Set<object>();
-  const once = (o: object, what: string) => {
-    assert.ok(!seen.has(o), `shared ${what}`);
-    seen.add(o);
-  };
-  for (const site of sites) {
-    once(site.range, 'site range');
-    once(site.nameRange, 'name range');
-    const stack: VNode[] = [site.params];
-    while (stack.length) {
-      const v = stack.pop()!;
-      once(v, 'node');
-      once(v.range, 'node range');
-      if (v.kind === 'object')
-        for (const p of v.properties) {
-          once(p.keyRange, 'key range');
-          once(p.range, 'property range');
-          stack.push(p.value);
-        }
-      if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
-    }
-  }
-}
 
 for (const [lang, make, makeFlow] of [['go', goFile, goFlowFile], ['java', javaFile, javaFlowFile]] as const) {
   describe(`${lang} host: robustness and incremental extraction`, () => {
