@@ -292,6 +292,8 @@ export function startServer(connection: Connection): ServerHandle {
         validationCacheEntries: v.entries,
         validationCacheBytes: v.bytes,
         heapUsedBytes: m.heapUsed,
+        heapTotalBytes: m.heapTotal,
+        externalBytes: m.external,
         rssBytes: m.rss,
         codeCache: codeCacheStates(),
       };

@@ -73,6 +73,10 @@ export interface ServerStats {
   validationCacheEntries: number;
   validationCacheBytes: number;
   heapUsedBytes: number;
+  /** V8's committed heap (what the garbage collector holds from the system, used or not). */
+  heapTotalBytes: number;
+  /** Memory outside the V8 heap that V8 accounts for (buffers, wasm memory). */
+  externalBytes: number;
   rssBytes: number;
   /** Scripts loaded through a V8 code cache (the TypeScript compiler, io/code-cache.ts): how each was loaded. */
   codeCache?: { file: string; loaded: string; reason?: string; written: boolean }[];
