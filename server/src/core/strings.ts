@@ -26,17 +26,33 @@ export class StringBuilder {
  * A literal without escapes: one source char per value char, so `offsets` is `base + i`. Materialised on first read
  * (most strings of a large file are never looked at character by character) into a private field (invisible to
  * deepEqual and JSON, as the WeakMap it replaced: deleting from that at every shift was most of the cost of moving the
- * sites after an edit); a shift of `base` drops it. Serialises like a plain node.
+ * sites after an edit); a shift of `base` drops it. Its range is two number fields (`s..e`, no `Range` object of 40
+ * bytes: ~40,000 such strings in a 50,000-line file): `range` hands out a fresh object (see core/compact.ts), so it is
+ * moved by `shiftString` / `shiftPlains`, never through `range`. Serialises like a plain node.
  */
 class PlainString implements StringNode {
   readonly kind = 'string' as const;
   #offsets: number[] | undefined = undefined;
+  s: number;
+  e: number;
 
   constructor(
     readonly value: string,
     public base: number,
-    readonly range: Range,
-  ) {}
+    range: Range,
+  ) {
+    this.s = range.start;
+    this.e = range.end;
+  }
+
+  get range(): Range {
+    return { start: this.s, end: this.e };
+  }
+
+  set range(r: Range) {
+    this.s = r.start;
+    this.e = r.end;
+  }
 
   get offsets(): number[] {
     let o = this.#offsets;
@@ -71,7 +87,7 @@ export function plain(raw: string, base: number, range: Range): StringNode {
 
 /** A copy of a string node that shares nothing a shift changes (ranges, offsets). */
 export function cloneString(s: StringNode): StringNode {
-  if (s instanceof PlainString) return new PlainString(s.value, s.base, { ...s.range });
+  if (s instanceof PlainString) return new PlainString(s.value, s.base, s.range);
   const out: StringNode = { kind: 'string', value: s.value, offsets: [...s.offsets], range: { ...s.range } };
   if (s.ends) out.ends = [...s.ends];
   return out;
@@ -79,12 +95,14 @@ export function cloneString(s: StringNode): StringNode {
 
 /** Shift, in place, every document offset of a string node through `move` (monotonic). */
 export function shiftString(s: StringNode, move: (o: number) => number): void {
-  s.range.start = move(s.range.start);
-  s.range.end = move(s.range.end);
   if (s instanceof PlainString) {
+    s.s = move(s.s);
+    s.e = move(s.e);
     s.rebase(move(s.base));
     return;
   }
+  s.range.start = move(s.range.start);
+  s.range.end = move(s.range.end);
   for (let i = 0; i < s.offsets.length; i++) s.offsets[i] = move(s.offsets[i]);
   if (s.ends) for (let i = 0; i < s.ends.length; i++) s.ends[i] = move(s.ends[i]);
 }
@@ -95,29 +113,30 @@ export function shiftString(s: StringNode, move: (o: number) => number): void {
  * (see `shiftPlains`). Never materialises a plain string's offsets.
  */
 export function stringParts(s: StringNode, ranges: Range[], arrays: number[][], plains: StringNode[]): void {
-  ranges.push(s.range);
   if (s instanceof PlainString) {
     plains.push(s);
     return;
   }
+  ranges.push(s.range);
   arrays.push(s.offsets);
   if (s.ends) arrays.push(s.ends);
 }
 
 /**
- * Move the base of the plain strings `stringParts` listed, `list[start..end)`: `+ diff` when `>= from` (their ranges
- * and arrays are the caller's to move).
+ * Move the plain strings `stringParts` listed, `list[start..end)` (their range and base): `+ diff` when `>= from`.
  */
 export function shiftPlains(list: readonly unknown[], start: number, end: number, from: number, diff: number): void {
   for (let i = start; i < end; i++) {
     const p = list[i] as PlainString;
+    if (p.s >= from) p.s += diff;
+    if (p.e >= from) p.e += diff;
     if (p.base >= from) p.rebase(p.base + diff);
   }
 }
 
 /** The largest document offset a string node mentions. */
 export function maxOffset(s: StringNode): number {
-  if (s instanceof PlainString) return s.range.end;
+  if (s instanceof PlainString) return s.e;
   let m = s.range.end;
   for (const o of s.offsets) if (o > m) m = o;
   return m;

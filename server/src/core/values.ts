@@ -2,9 +2,11 @@
  * The host-independent value model: what a request's parameters hold, as a tree of nodes with exact document offsets
  * (a string's every char maps back to the source text that produced it). Extractors build it (extract/), the data flow
  * folds it through assignments (flow/), the expression validator and the rules read it. It imports nothing but the
- * DynamoDB data model (`./dynamodb`), so every layer above can stand on it.
+ * DynamoDB data model (`./dynamodb`) and the string nodes' representation (`./strings`, which imports only types from
+ * here), so every layer above can stand on it.
  */
 import type { AttrType } from './dynamodb';
+import { plainBase } from './strings';
 
 /** Half-open range of UTF-16 offsets into the document text (what `TextDocument.positionAt` takes). */
 export interface Range {
@@ -161,6 +163,9 @@ export function stringRange(node: StringNode, a: number, b: number): Range {
   const n = node.value.length;
   const s = Math.max(0, Math.min(a, n));
   const e = Math.max(s, Math.min(b, n));
+  // A literal without escapes: offsets are base + i (its offsets array is not built for this).
+  const base = plainBase(node);
+  if (base !== undefined) return { start: base + s, end: base + e };
   return { start: node.offsets[s], end: e > s ? (node.ends ? node.ends[e - 1] : node.offsets[e]) : node.offsets[s] };
 }
 

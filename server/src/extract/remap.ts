@@ -5,6 +5,7 @@
  */
 import { ObjectNode, Range, RequestSite, StringNode, VNode } from './model';
 import { cloneString, maxOffset, ownCopy, shiftPlains, shiftString, stringParts } from '../core/strings';
+import { Entry, ObjNode } from '../core/compact';
 
 /**
  * What shifting a site moves, gathered on its first shift: every Range object, offsets/ends array and plain string
@@ -35,6 +36,9 @@ export function ownParts(s: RequestSite): Pick<RequestSite, 'range' | 'nameRange
   return out;
 }
 
+/** The parts of `Moved.items`, in order (see there). */
+const PARTS = 10;
+
 interface Moved {
   params: ObjectNode;
   receiverTable: StringNode | undefined;
@@ -42,12 +46,13 @@ interface Moved {
   range: Range;
   nameRange: Range;
   /**
-   * One list (one header to read per site, the entries side by side): the site's own ranges (`range`, `nameRange`,
-   * `forwarded.from`), then the keys' ranges, the entries', the strings', the objects', the other nodes' (arrays,
-   * sets, numbers, unknowns...), then the offsets/ends arrays, then the plain strings; `ends[k]` is where part k ends.
+   * One list (one header to read per site, the entries side by side): first, for each part k, the index in `items`
+   * where part k ends (`PARTS` numbers: no array of its own, which cost ~150 bytes a site); then the parts: the site's
+   * own ranges (`range`, `nameRange`, `forwarded.from`), the keys' ranges, the entries', the strings', the objects',
+   * the other nodes' (arrays, sets, numbers, unknowns...), the compact entries and maps (their ranges are number
+   * fields, core/compact.ts), the offsets/ends arrays, the plain strings.
    */
-  items: (Range | number[] | StringNode)[];
-  ends: number[];
+  items: (number | Range | number[] | StringNode | Entry | ObjNode)[];
 }
 const moved = new WeakMap<RequestSite, Moved>();
 
@@ -58,6 +63,8 @@ function gather(s: RequestSite): Moved {
   const strs: Range[] = [];
   const objects: Range[] = [];
   const leaves: Range[] = [];
+  const compactEntries: Entry[] = [];
+  const compactObjects: ObjNode[] = [];
   const arrays: number[][] = [];
   const plains: StringNode[] = [];
   const stack: VNode[] = [s.params];
@@ -66,10 +73,14 @@ function gather(s: RequestSite): Moved {
     const v = stack.pop()!;
     if (v.kind === 'string') stringParts(v, strs, arrays, plains);
     else if (v.kind === 'object') {
-      objects.push(v.range);
+      if (v instanceof ObjNode) compactObjects.push(v);
+      else objects.push(v.range);
       for (const p of v.properties) {
-        keys.push(p.keyRange);
-        entries.push(p.range);
+        if (p instanceof Entry) compactEntries.push(p);
+        else {
+          keys.push(p.keyRange);
+          entries.push(p.range);
+        }
         stack.push(p.value);
       }
     } else {
@@ -77,12 +88,14 @@ function gather(s: RequestSite): Moved {
       if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
     }
   }
-  const own: (Range | number[] | StringNode)[] = forwardedFrom ? [s.range, s.nameRange, forwardedFrom] : [s.range, s.nameRange];
-  const ends: number[] = [own.length];
-  for (const part of [keys, entries, strs, objects, leaves, arrays, plains]) ends.push(ends[ends.length - 1] + part.length);
+  const own: Range[] = forwardedFrom ? [s.range, s.nameRange, forwardedFrom] : [s.range, s.nameRange];
+  const parts = [own, keys, entries, strs, objects, leaves, compactEntries, compactObjects, arrays, plains];
+  const ends: number[] = [];
+  let at = PARTS;
+  for (const part of parts) ends.push((at += part.length));
   // concat: exactly as long as needed (pushing would leave up to a third of spare capacity, kept with the site).
-  const items = own.concat(keys, entries, strs, objects, leaves, arrays, plains);
-  return { params: s.params, receiverTable: s.receiverTable, forwardedFrom, range: s.range, nameRange: s.nameRange, items, ends };
+  const items = (ends as Moved['items']).concat(...parts);
+  return { params: s.params, receiverTable: s.receiverTable, forwardedFrom, range: s.range, nameRange: s.nameRange, items };
 }
 
 function movedOf(s: RequestSite): Moved {
@@ -95,44 +108,56 @@ function movedOf(s: RequestSite): Moved {
 
 /** Shift in place every document offset `>= from` of a site by `diff`. */
 export function shiftSite(s: RequestSite, from: number, diff: number): void {
-  const { items, ends } = movedOf(s);
+  const { items } = movedOf(s);
   // One loop per part, written out: a shared function would share its inline caches (see Moved).
-  let i = 0;
-  for (let n = ends[0]; i < n; i++) {
+  let i = PARTS;
+  for (let n = items[0] as number; i < n; i++) {
     const r = items[i] as Range;
     if (r.start >= from) r.start += diff;
     if (r.end >= from) r.end += diff;
   }
-  for (let n = ends[1]; i < n; i++) {
+  for (let n = items[1] as number; i < n; i++) {
     const r = items[i] as Range;
     if (r.start >= from) r.start += diff;
     if (r.end >= from) r.end += diff;
   }
-  for (let n = ends[2]; i < n; i++) {
+  for (let n = items[2] as number; i < n; i++) {
     const r = items[i] as Range;
     if (r.start >= from) r.start += diff;
     if (r.end >= from) r.end += diff;
   }
-  for (let n = ends[3]; i < n; i++) {
+  for (let n = items[3] as number; i < n; i++) {
     const r = items[i] as Range;
     if (r.start >= from) r.start += diff;
     if (r.end >= from) r.end += diff;
   }
-  for (let n = ends[4]; i < n; i++) {
+  for (let n = items[4] as number; i < n; i++) {
     const r = items[i] as Range;
     if (r.start >= from) r.start += diff;
     if (r.end >= from) r.end += diff;
   }
-  for (let n = ends[5]; i < n; i++) {
+  for (let n = items[5] as number; i < n; i++) {
     const r = items[i] as Range;
     if (r.start >= from) r.start += diff;
     if (r.end >= from) r.end += diff;
   }
-  for (let n = ends[6]; i < n; i++) {
+  for (let n = items[6] as number; i < n; i++) {
+    const p = items[i] as Entry;
+    if (p.ks >= from) p.ks += diff;
+    if (p.ke >= from) p.ke += diff;
+    if (p.s >= from) p.s += diff;
+    if (p.e >= from) p.e += diff;
+  }
+  for (let n = items[7] as number; i < n; i++) {
+    const o = items[i] as ObjNode;
+    if (o.s >= from) o.s += diff;
+    if (o.e >= from) o.e += diff;
+  }
+  for (let n = items[8] as number; i < n; i++) {
     const a = items[i] as number[];
     for (let j = 0; j < a.length; j++) if (a[j] >= from) a[j] += diff;
   }
-  shiftPlains(items, i, ends[7], from, diff);
+  shiftPlains(items, i, items[9] as number, from, diff);
   // Sites of one function share its enclosingFunction object: replace, never shift it.
   const fn = s.enclosingFunction;
   if (fn && (fn.range.start >= from || fn.range.end >= from))
@@ -149,14 +174,26 @@ export function shiftTree(root: VNode, from: number, diff: number): void {
       shiftString(v, move);
       continue;
     }
-    v.range.start = move(v.range.start);
-    v.range.end = move(v.range.end);
+    if (v instanceof ObjNode) {
+      v.s = move(v.s);
+      v.e = move(v.e);
+    } else {
+      v.range.start = move(v.range.start);
+      v.range.end = move(v.range.end);
+    }
     if (v.kind === 'object')
       for (const p of v.properties) {
-        p.keyRange.start = move(p.keyRange.start);
-        p.keyRange.end = move(p.keyRange.end);
-        p.range.start = move(p.range.start);
-        p.range.end = move(p.range.end);
+        if (p instanceof Entry) {
+          p.ks = move(p.ks);
+          p.ke = move(p.ke);
+          p.s = move(p.s);
+          p.e = move(p.e);
+        } else {
+          p.keyRange.start = move(p.keyRange.start);
+          p.keyRange.end = move(p.keyRange.end);
+          p.range.start = move(p.range.start);
+          p.range.end = move(p.range.end);
+        }
         stack.push(p.value);
       }
     else if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);

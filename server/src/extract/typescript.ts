@@ -7,6 +7,7 @@ import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, utf8Length } from '../core/dynamodb';
 import { cloneString, concatStrings, ownCopy } from '../core/strings';
+import { entry, objectNode, withProperties } from '../core/compact';
 import { decodeJs } from './strings';
 import { maxRef, shiftSite } from './remap';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, oneOf, spreadChoices, valueOf, variants } from '../flow';
@@ -1007,7 +1008,7 @@ class UnitExtractor {
     const u = this.unit;
     const properties: Property[] = [];
     const add = (key: string, arg: ts.Expression, value: VNode) => {
-      if (!properties.some((p) => p.key === key)) properties.push({ key, keyRange: this.range(arg, u), value, range: this.range(arg, u) });
+      if (!properties.some((p) => p.key === key)) properties.push(entry(key, this.range(arg, u), value, this.range(arg, u)));
     };
     for (const arg of n.arguments) {
       if (ts.isSpreadElement(arg)) return undefined;
@@ -1018,7 +1019,7 @@ class UnitExtractor {
       else if (v.kind === 'object' && v.properties.length && v.properties.every((p) => !/^[:#]/.test(p.key))) add(api === 'PutItem' ? 'Item' : 'Key', arg, v);
     }
     if (!properties.some((p) => p.key === (api === 'PutItem' ? 'Item' : api === 'UpdateItem' ? 'UpdateExpression' : 'Key'))) return undefined;
-    const params: ObjectNode = { kind: 'object', properties, complete: false, range: this.range(n, u) };
+    const params: ObjectNode = objectNode(properties, false, this.range(n, u));
     const style = inferStyle(params, 'document');
     const sdk = style === 'document' ? (this.usesV3 ? 'sdk-v3-lib' : 'sdk-v2-doc') : this.usesV3 ? 'sdk-v3' : 'sdk-v2';
     const s = this.site(api, 'inferred', style, sdk, n, callee.name, params, fn);
@@ -1532,14 +1533,14 @@ class UnitExtractor {
         complete = false;
         continue;
       }
-      properties.push({ key, keyRange: this.range(p.name, u), value, range: this.range(p, u) });
+      properties.push(entry(key, this.range(p.name, u), value, this.range(p, u)));
     }
     const range = this.range(o, u);
-    if (!choices) return { kind: 'object', properties, complete, range };
+    if (!choices) return objectNode(properties, complete, range);
     let count = 1;
     for (const c of choices) count *= c.of.length;
-    if (count > MAX_ALTERNATIVES) return { kind: 'object', properties, complete: false, range };
-    let objects: ObjectNode[] = [{ kind: 'object', properties: [], complete, range }];
+    if (count > MAX_ALTERNATIVES) return objectNode(properties, false, range);
+    let objects: ObjectNode[] = [objectNode([], complete, range)];
     let at = 0;
     const take = (to: number) => {
       for (const obj of objects) for (const x of properties.slice(at, to)) obj.properties.push(x);
@@ -1547,7 +1548,7 @@ class UnitExtractor {
     };
     for (const c of choices) {
       take(c.at);
-      objects = objects.flatMap((obj) => c.of.map((x) => ({ ...obj, properties: [...obj.properties, ...x.properties], complete: obj.complete && x.complete })));
+      objects = objects.flatMap((obj) => c.of.map((x) => withProperties(obj, [...obj.properties, ...x.properties], obj.complete && x.complete)));
     }
     take(properties.length);
     return oneOf(objects, range, this.unknownText(o, u));

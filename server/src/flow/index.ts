@@ -15,6 +15,7 @@
  *   linear.
  */
 import { cloneString } from '../core/strings';
+import { cloneEntry, cloneObject, withProperties, withValue } from '../core/compact';
 import { type ArrayNode, type ObjectNode, type Property, type Range, type VNode, unreadEntries } from '../core/values';
 
 /** The most alternatives one request expands to; beyond it the alternatives stay unknown. */
@@ -72,9 +73,9 @@ function expand(v: VNode, cap: number, depth: number): VNode[] | undefined {
       }
       changed = true;
       if (combos.length * e.length > cap) return undefined;
-      combos = combos.flatMap((c) => e.map((value) => [...c, { ...p, value }]));
+      combos = combos.flatMap((c) => e.map((value) => [...c, withValue(p, value)]));
     }
-    return changed ? combos.map((properties) => ({ ...v, properties })) : [v];
+    return changed ? combos.map((properties) => withProperties(v, properties)) : [v];
   }
   if (v.kind === 'array') {
     let combos: VNode[][] = [[]];
@@ -135,7 +136,7 @@ export function apply(v: VNode, op: Op): VNode {
     case 'merge': {
       if (v.kind !== 'object') return v;
       const add = op.value.kind === 'object' ? op.value : undefined;
-      return { ...v, properties: add ? [...v.properties, ...add.properties] : v.properties, complete: v.complete && !!add && add.complete };
+      return withProperties(v, add ? [...v.properties, ...add.properties] : v.properties, v.complete && !!add && add.complete);
     }
     case 'push': {
       if (v.kind !== 'array') return v;
@@ -163,16 +164,16 @@ function setPath(v: VNode, path: string[], i: number, op: Extract<Op, { kind: 's
     // Assigned entries go first: entries a fix adds go after the last one, which should be the literal's own.
     const properties = v.properties.filter((p) => p.key !== key);
     properties.unshift({ key, keyRange: { ...op.keyRange }, value: op.value, range: { ...op.range } });
-    return { ...v, properties };
+    return withProperties(v, properties);
   }
   let found = false;
   const properties = v.properties.map((p) => {
     if (p.key !== key) return p;
     found = true;
-    return { ...p, value: setPath(p.value, path, i + 1, op) };
+    return withValue(p, setPath(p.value, path, i + 1, op));
   });
   // `p.X.y = v` where X is not known to be a map here: X may hold anything now.
-  return found ? { ...v, properties } : { ...v, complete: false };
+  return found ? withProperties(v, properties) : withProperties(v, v.properties, false);
 }
 
 function deletePath(v: VNode, path: string[], i: number): VNode {
@@ -180,8 +181,8 @@ function deletePath(v: VNode, path: string[], i: number): VNode {
   if (alts) return oneOf(alts.map((a) => deletePath(a, path, i)), v.range, v.kind === 'unknown' ? v.text : undefined);
   if (v.kind !== 'object') return opaque(v, true);
   const key = path[i];
-  if (i === path.length - 1) return { ...v, properties: v.properties.filter((p) => p.key !== key) };
-  return { ...v, properties: v.properties.map((p) => (p.key === key ? { ...p, value: deletePath(p.value, path, i + 1) } : p)) };
+  if (i === path.length - 1) return withProperties(v, v.properties.filter((p) => p.key !== key));
+  return withProperties(v, v.properties.map((p) => (p.key === key ? withValue(p, deletePath(p.value, path, i + 1)) : p)));
 }
 
 /** The value marked not whole (and, when `deep`, every map and list inside it), on copies. */
@@ -191,8 +192,8 @@ export function opaque(v: VNode, deep: boolean): VNode {
   if (v.kind !== 'object' && v.kind !== 'array') return v;
   // A list holding representatives (`samples`) may now hold entries nothing shows as well (`unread`).
   const unread = v.kind === 'array' && v.samples ? { unread: true as const } : {};
+  if (v.kind === 'object') return withProperties(v, deep ? v.properties.map((p) => withValue(p, opaque(p.value, true))) : v.properties, false);
   if (!deep) return { ...v, complete: false, ...unread };
-  if (v.kind === 'object') return { ...v, complete: false, properties: v.properties.map((p) => ({ ...p, value: opaque(p.value, true) })) };
   return { ...v, complete: false, ...unread, items: v.items.map((x) => opaque(x, true)) };
 }
 
@@ -246,7 +247,7 @@ export function cloneTree(v: VNode): VNode {
     case 'string':
       return cloneString(v);
     case 'object':
-      return { ...v, range: { ...v.range }, properties: v.properties.map((p) => ({ key: p.key, keyRange: { ...p.keyRange }, value: cloneTree(p.value), range: { ...p.range } })) };
+      return cloneObject(v, v.properties.map((p) => cloneEntry(p, cloneTree(p.value))));
     case 'array':
     case 'set':
       return { ...v, range: { ...v.range }, items: v.items.map(cloneTree) } as VNode;

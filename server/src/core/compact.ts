@@ -1,0 +1,104 @@
+/**
+ * Compact value nodes (issue 11, server memory): a map entry and a map whose ranges are number fields instead of
+ * `Range` objects. A `Range` is a 40-byte object of its own; a 50,000-line TypeScript file holds ~92,500 entries
+ * (a key range and an entry range each) and ~47,500 maps, so the TypeScript host builds these (136 -> 72 bytes an
+ * entry, 96 -> 64 a map). They satisfy `Property` / `ObjectNode`: `range` and `keyRange` are getters handing out a
+ * fresh `Range` each read (a caller may keep or change it: the node does not move with it) and setters copying one
+ * in. What moves them is `shiftSite` / `shiftTree` (extract/remap.ts), which read the fields. They serialise like the
+ * plain literals (`toJSON`, same keys in the same order), so a JSON comparison cannot tell them apart; a copy must be
+ * made with `withValue` / `withProperties` (a spread would copy the fields, not the ranges).
+ */
+import type { ObjectNode, Property, Range, VNode } from './values';
+
+/** A `key: value` entry: `keyRange` is `ks..ke`, `range` (the whole entry) `s..e`. */
+export class Entry implements Property {
+  constructor(
+    public key: string,
+    public value: VNode,
+    public ks: number,
+    public ke: number,
+    public s: number,
+    public e: number,
+  ) {}
+
+  get keyRange(): Range {
+    return { start: this.ks, end: this.ke };
+  }
+
+  set keyRange(r: Range) {
+    this.ks = r.start;
+    this.ke = r.end;
+  }
+
+  get range(): Range {
+    return { start: this.s, end: this.e };
+  }
+
+  set range(r: Range) {
+    this.s = r.start;
+    this.e = r.end;
+  }
+
+  toJSON(): Property {
+    return { key: this.key, keyRange: this.keyRange, value: this.value, range: this.range };
+  }
+}
+
+/** A map whose `range` is `s..e`. */
+export class ObjNode implements ObjectNode {
+  readonly kind = 'object' as const;
+
+  constructor(
+    public properties: Property[],
+    public complete: boolean,
+    public s: number,
+    public e: number,
+  ) {}
+
+  get range(): Range {
+    return { start: this.s, end: this.e };
+  }
+
+  set range(r: Range) {
+    this.s = r.start;
+    this.e = r.end;
+  }
+
+  toJSON(): ObjectNode {
+    return { kind: 'object', properties: this.properties, complete: this.complete, range: this.range };
+  }
+}
+
+/** A compact entry (the ranges' numbers are copied, the objects not kept). */
+export function entry(key: string, keyRange: Range, value: VNode, range: Range): Property {
+  return new Entry(key, value, keyRange.start, keyRange.end, range.start, range.end);
+}
+
+/** A compact map (the range's numbers are copied). */
+export function objectNode(properties: Property[], complete: boolean, range: Range): ObjectNode {
+  return new ObjNode(properties, complete, range.start, range.end);
+}
+
+/** A copy of an entry holding another value, of the entry's own form (its ranges copied). */
+export function withValue(p: Property, value: VNode): Property {
+  if (p instanceof Entry) return new Entry(p.key, value, p.ks, p.ke, p.s, p.e);
+  return { ...p, value };
+}
+
+/** A copy of a map with other entries (and completeness), of the map's own form. */
+export function withProperties(o: ObjectNode, properties: Property[], complete = o.complete): ObjectNode {
+  if (o instanceof ObjNode) return new ObjNode(properties, complete, o.s, o.e);
+  return { ...o, properties, complete };
+}
+
+/** A copy of a map sharing no range with it, holding `properties`. */
+export function cloneObject(o: ObjectNode, properties: Property[]): ObjectNode {
+  if (o instanceof ObjNode) return new ObjNode(properties, o.complete, o.s, o.e);
+  return { ...o, range: { ...o.range }, properties };
+}
+
+/** A copy of an entry sharing no range with it, holding `value`. */
+export function cloneEntry(p: Property, value: VNode): Property {
+  if (p instanceof Entry) return new Entry(p.key, value, p.ks, p.ke, p.s, p.e);
+  return { key: p.key, keyRange: { ...p.keyRange }, value, range: { ...p.range } };
+}
