@@ -30,7 +30,7 @@ import { cursorContext, wordAt } from './language/context';
 import { WORDS, WordInfo, wordInfo, wordMarkdown } from './language/knowledge';
 import { isReservedWord } from './expression/reserved-words';
 import { type DefinitionProblemAt, allRules, runRules } from './rules';
-import { RuleCache, type RuleCacheStats } from './rules/incremental';
+import { RuleCache, type RuleCacheStats, type Span, changedSpan } from './rules/incremental';
 import { disableNextLineEdit } from './rules/suppression';
 import { codeSpan, fence } from './language/markdown';
 import { costHover } from './cost';
@@ -68,12 +68,60 @@ export function docsUrl(ruleId: string): string {
   return docsByRule.get(ruleId) ?? `${DOCS_BASE}/${ruleId}.md`;
 }
 
-function lspRange(doc: TextDocument, r: Range): LspRange {
+/** Offsets to LSP positions: `doc.positionAt`, or a `Positions` cursor when converting many nearby offsets. */
+interface PositionSource {
+  positionAt(offset: number): Position;
+}
+
+function lspRange(doc: PositionSource, r: Range): LspRange {
   return { start: doc.positionAt(r.start), end: doc.positionAt(r.end) };
 }
-function lspEdits(doc: TextDocument, edits: TextEdit[]): LspTextEdit[] {
+function lspEdits(doc: PositionSource, edits: TextEdit[]): LspTextEdit[] {
   return edits.map((e) => ({ range: lspRange(doc, e.range), newText: e.newText }));
 }
+
+/**
+ * `doc.positionAt` for many offsets that mostly lie near each other (a document's findings in order, each with its
+ * fixes): the line of the last answer is tried first, then the next two, and only then the document's binary search
+ * over its line starts. The same answers: the line is the last one starting at or before the offset (line starts from
+ * `offsetAt`, O(1)), and an offset inside a line break is moved back before it, as `positionAt` does.
+ */
+export class Positions implements PositionSource {
+  private line = -1;
+  private start = 0;
+  private next = 0;
+  private readonly text: string;
+  private readonly lines: number;
+
+  constructor(private readonly doc: TextDocument) {
+    this.text = doc.getText();
+    this.lines = doc.lineCount;
+  }
+
+  private enter(line: number): void {
+    this.line = line;
+    this.start = this.doc.offsetAt({ line, character: 0 });
+    this.next = line + 1 < this.lines ? this.doc.offsetAt({ line: line + 1, character: 0 }) : Infinity;
+  }
+
+  positionAt(offset: number): Position {
+    const text = this.text;
+    const o = Math.max(Math.min(offset, text.length), 0);
+    if (!(o >= this.start && o < this.next) || this.line < 0) {
+      let found = false;
+      for (let step = 0; step < 2 && this.line >= 0 && o >= this.next; step++) {
+        this.enter(this.line + 1);
+        if (o < this.next) found = true;
+      }
+      if (!found) this.enter(this.doc.positionAt(o).line);
+    }
+    let c = o;
+    while (c > this.start && isEol(text.charCodeAt(c - 1))) c--;
+    return { line: this.line, character: c - this.start };
+  }
+}
+
+const isEol = (ch: number) => ch === 13 || ch === 10;
 const within = (r: Range, offset: number) => r.start <= offset && offset <= r.end;
 
 /** Does an action kind pass the client's `only` filter (`source.fixAll` admits `source.fixAll.dynalint`)? */
@@ -135,13 +183,77 @@ function functionSnippet(info: WordInfo): string {
   return `${info.name}(${args.map((a, i) => '${' + (i + 1) + ':' + a.replace(/[$}\\]/g, '') + '}').join(', ')})`;
 }
 
+/** What `diagnostics` made last for a document: carried to the next version. */
+interface Published {
+  version: number;
+  text: string;
+  lineCount: number;
+  findings: Finding[];
+  diagnostics: Diagnostic[];
+  /** Each finding's offsets when its diagnostic was made (`pushOffsets`), from `at[i]`. */
+  offsets: number[];
+  at: number[];
+}
+
+interface ExtractorState {
+  languageId: string;
+  maxFileSize: number;
+  extractor: DocumentExtractor;
+  /** The last text the extractor saw. */
+  text: string | undefined;
+  /** The last edit the extractor was given: from which text to which (`diagnostics` carries across the same span). */
+  lastEdit: { from: string; to: string; span: Span | undefined } | undefined;
+  rules: RuleCache;
+}
+
+/**
+ * The offsets a finding mentions, in order (its range, related ranges, fix edits' ranges), appended to `out`. Kept for
+ * the next version: a document-level rule's finding may hold a node's own range, which the extractor moves in place.
+ */
+function pushOffsets(f: Finding, out: number[]): void {
+  out.push(f.range.start, f.range.end);
+  if (f.related) for (const r of f.related) out.push(r.range.start, r.range.end);
+  if (f.fixes) for (const x of f.fixes) for (const e of x.edits) out.push(e.range.start, e.range.end);
+}
+
+/**
+ * Whether two findings give the same diagnostic but for their offsets, and each offset of `f` is the old one (`g`'s,
+ * kept from `at` in `olds`) moved by the edit (`back`: the old offset of a new one, -1 inside the edit). Fixes and
+ * related information in the same order; no `elsewhere` (never carried).
+ */
+function sameFinding(f: Finding, g: Finding, olds: readonly number[], at: number, back: (o: number) => number): boolean {
+  if (f.ruleId !== g.ruleId || f.severity !== g.severity || f.message !== g.message || !f.unnecessary !== !g.unnecessary) return false;
+  if (f.elsewhere?.length || g.elsewhere?.length) return false;
+  const fr = f.related ?? [];
+  const gr = g.related ?? [];
+  const ff = f.fixes ?? [];
+  const gf = g.fixes ?? [];
+  if (fr.length !== gr.length || ff.length !== gf.length) return false;
+  const moved = (r: Range) => {
+    const ok = olds[at] === back(r.start) && olds[at + 1] === back(r.end) && olds[at] >= 0 && olds[at + 1] >= 0;
+    at += 2;
+    return ok;
+  };
+  if (!moved(f.range)) return false;
+  for (let i = 0; i < fr.length; i++) if (fr[i].message !== gr[i].message || !moved(fr[i].range)) return false;
+  for (let i = 0; i < ff.length; i++) {
+    const a = ff[i];
+    const b = gf[i];
+    if (a.title !== b.title || a.safe !== b.safe || a.preferred !== b.preferred || a.edits.length !== b.edits.length) return false;
+    for (let k = 0; k < a.edits.length; k++) if (a.edits[k].newText !== b.edits[k].newText || !moved(a.edits[k].range)) return false;
+  }
+  return true;
+}
+
 export class DynalintService {
   private readonly cache = new Map<string, { key: string; analysis: Analysis }>();
   /**
    * Per open document: its incremental extractor, the last text it was given and the rules' cache (rules/incremental.ts),
    * which learns every edit the extractor saw so cached findings move as its sites did.
    */
-  private readonly extractors = new Map<string, { languageId: string; maxFileSize: number; extractor: DocumentExtractor; text?: string; rules: RuleCache }>();
+  private readonly extractors = new Map<string, ExtractorState>();
+  /** Per document, the last diagnostics made (`diagnostics`) and what they were made from: carried to the next version. */
+  private readonly published = new Map<string, Published>();
 
   /** The workspace's table definitions (tables/), when the front end built them; analyses are cached per generation. */
   tables?: TableIndex;
@@ -185,6 +297,7 @@ export class DynalintService {
       try {
         const state = this.extractorFor(doc.uri, languageId, settings.maxFileSize);
         const span = state.rules.edited(state.text, text);
+        state.lastEdit = state.text === undefined ? undefined : { from: state.text, to: text, span };
         state.text = text;
         // The changed span, found once: the extractor would otherwise compare the texts again.
         const res = state.extractor.update(text, span && [{ start: span.start, end: span.oldEnd, text: text.slice(span.start, span.newEnd) }]);
@@ -225,12 +338,12 @@ export class DynalintService {
   }
 
   /** One incremental extractor per open document (re-parses only around the edit), with its rule cache. */
-  private extractorFor(uri: string, languageId: string, maxFileSize: number): { extractor: DocumentExtractor; text?: string; rules: RuleCache } {
+  private extractorFor(uri: string, languageId: string, maxFileSize: number): ExtractorState {
     const cur = this.extractors.get(uri);
     if (cur && cur.languageId === languageId && cur.maxFileSize === maxFileSize) return cur;
     cur?.extractor.dispose();
     const extractor = createDocumentExtractor(languageId, { maxFileSize });
-    const state = { languageId, maxFileSize, extractor, rules: new RuleCache() };
+    const state: ExtractorState = { languageId, maxFileSize, extractor, text: undefined, lastEdit: undefined, rules: new RuleCache() };
     this.extractors.set(uri, state);
     return state;
   }
@@ -255,22 +368,126 @@ export class DynalintService {
   /** Drop a closed document's cached analysis and parse tree. */
   forget(uri: string): void {
     this.cache.delete(uri);
+    this.published.delete(uri);
     this.forgetExtractor(uri);
   }
 
+  /**
+   * The LSP diagnostics of a document version: `toDiagnostic` of each finding, except that a finding equal to one of
+   * the document's previous diagnostics (same rule, severity, message, fixes and related texts, offsets moved by the
+   * edit between the two texts) is carried over: its LSP positions before the edit are the same, those on lines after
+   * the edit's last line move by the edit's line delta (character unchanged), only those on the edited lines are asked
+   * of the document again; sub-objects nothing changed in are shared with the previous diagnostic, the diagnostic and
+   * its `data` (which names this version) are new. Equal to a fresh conversion (test/unit/service-diagnostics.test.ts).
+   */
   diagnostics(doc: TextDocument, settings: DynalintSettings): Diagnostic[] {
     const a = this.analyze(doc, settings);
-    return a.findings.map((f) => this.toDiagnostic(doc, f));
+    const positions = new Positions(doc);
+    const prev = this.published.get(doc.uri);
+    if (prev && prev.findings === a.findings && prev.version === doc.version && prev.text === a.text) return prev.diagnostics.slice();
+    const out = prev ? this.carried(doc, a, prev, positions) : a.findings.map((f) => this.toDiagnostic(doc, f, positions));
+    const offsets: number[] = [];
+    const at: number[] = new Array<number>(a.findings.length);
+    for (let i = 0; i < a.findings.length; i++) {
+      at[i] = offsets.length;
+      pushOffsets(a.findings[i], offsets);
+    }
+    this.published.set(doc.uri, { version: doc.version, text: a.text, lineCount: doc.lineCount, findings: a.findings, diagnostics: out, offsets, at });
+    return out;
   }
 
-  toDiagnostic(doc: TextDocument, f: Finding): Diagnostic {
+  /** `diagnostics` from the previous ones (see there). */
+  private carried(doc: TextDocument, a: Analysis, prev: Published, positions: Positions): Diagnostic[] {
+    const findings = a.findings;
+    const text = a.text;
+    let span: Span;
+    const e = this.extractors.get(doc.uri)?.lastEdit;
+    if (prev.text === text) span = { start: text.length, oldEnd: text.length, newEnd: text.length };
+    else if (e && e.span && e.to === text && e.from === prev.text) span = e.span;
+    else span = changedSpan(prev.text, text);
+    const diff = span.newEnd - span.oldEnd;
+    const dl = doc.lineCount - prev.lineCount;
+    // The line of the edit's end in the old text (the lines after it are the same lines, moved by dl).
+    const oldEndLine = positions.positionAt(span.newEnd).line - dl;
+    /** The old offset of a new one outside the edit, else -1. */
+    const back = (o: number) => (o < span.start ? o : o >= span.newEnd ? o - diff : -1);
+    const pos = (o: number, old: Position): Position =>
+      o < span.start ? old : old.line > oldEndLine ? (dl === 0 ? old : { line: old.line + dl, character: old.character }) : positions.positionAt(o);
+    const range = (r: Range, old: LspRange): LspRange => {
+      const start = pos(r.start, old.start);
+      const end = pos(r.end, old.end);
+      return start === old.start && end === old.end ? old : { start, end };
+    };
+    const olds = prev.findings;
+    const { offsets, at } = prev;
+    const oldDiagnostics = prev.diagnostics;
+    const out: Diagnostic[] = new Array<Diagnostic>(findings.length);
+    let j = 0;
+    for (let i = 0; i < findings.length; i++) {
+      const f = findings[i];
+      const s0 = back(f.range.start);
+      let d: Diagnostic | undefined;
+      if (s0 >= 0) {
+        while (j < olds.length && offsets[at[j]] < s0) j++;
+        for (let k = j; k < olds.length && offsets[at[k]] === s0; k++) {
+          const g = olds[k];
+          if (!sameFinding(f, g, offsets, at[k], back)) continue;
+          const old = oldDiagnostics[k];
+          const data = old.data as DiagnosticData;
+          const fixes = f.fixes ?? [];
+          let lspFixes = data.fixes;
+          for (let x = 0; x < fixes.length; x++) {
+            const was = data.fixes[x];
+            let edits = was.edits;
+            for (let y = 0; y < fixes[x].edits.length; y++) {
+              const r = range(fixes[x].edits[y].range, was.edits[y].range);
+              if (r === was.edits[y].range) continue;
+              if (edits === was.edits) edits = edits.slice();
+              edits[y] = { range: r, newText: was.edits[y].newText };
+            }
+            if (edits === was.edits) continue;
+            if (lspFixes === data.fixes) lspFixes = lspFixes.slice();
+            lspFixes[x] = { title: was.title, safe: was.safe, preferred: was.preferred, edits };
+          }
+          d = {
+            range: range(f.range, old.range),
+            severity: old.severity,
+            code: old.code,
+            codeDescription: old.codeDescription,
+            source: old.source,
+            message: old.message,
+            data: { ruleId: data.ruleId, version: doc.version, fixes: lspFixes } satisfies DiagnosticData,
+          };
+          if (old.tags) d.tags = old.tags;
+          const related = f.related;
+          if (related?.length) {
+            const was = old.relatedInformation!;
+            let info = was;
+            for (let x = 0; x < related.length; x++) {
+              const r = range(related[x].range, was[x].location.range);
+              if (r === was[x].location.range) continue;
+              if (info === was) info = info.slice();
+              info[x] = { location: { uri: was[x].location.uri, range: r }, message: was[x].message };
+            }
+            d.relatedInformation = info;
+          }
+          break;
+        }
+      }
+      out[i] = d ?? this.toDiagnostic(doc, f, positions);
+    }
+    return out;
+  }
+
+  /** `positions`: a cursor over `doc` (`Positions`) when converting many findings in order. */
+  toDiagnostic(doc: TextDocument, f: Finding, positions: PositionSource = doc): Diagnostic {
     const data: DiagnosticData = {
       ruleId: f.ruleId,
       version: doc.version,
-      fixes: (f.fixes ?? []).map((x) => ({ title: x.title, safe: x.safe, preferred: x.preferred, edits: lspEdits(doc, x.edits) })),
+      fixes: (f.fixes ?? []).map((x) => ({ title: x.title, safe: x.safe, preferred: x.preferred, edits: lspEdits(positions, x.edits) })),
     };
     const d: Diagnostic = {
-      range: lspRange(doc, f.range),
+      range: lspRange(positions, f.range),
       severity: SEVERITY[f.severity],
       code: f.ruleId,
       codeDescription: { href: docsUrl(f.ruleId) },
@@ -279,7 +496,7 @@ export class DynalintService {
       data,
     };
     if (f.unnecessary) d.tags = [DiagnosticTag.Unnecessary];
-    if (f.related?.length) d.relatedInformation = f.related.map((r) => ({ location: { uri: doc.uri, range: lspRange(doc, r.range) }, message: r.message }));
+    if (f.related?.length) d.relatedInformation = f.related.map((r) => ({ location: { uri: doc.uri, range: lspRange(positions, r.range) }, message: r.message }));
     if (f.elsewhere?.length) d.relatedInformation = [...(d.relatedInformation ?? []), ...f.elsewhere.map((r) => ({ location: { uri: r.uri, range: r.range }, message: r.message }))];
     return d;
   }
