@@ -6,6 +6,7 @@
 import type { ObjectNode, Property, Range, RequestSite, StringNode, VNode } from '../extract/model';
 import { SourceLanguage, siteHost } from '../extract/hosts';
 import { isVtlDirective } from '../extract/vtl';
+import { plainBase } from '../core/strings';
 import type { TextEdit } from './types';
 import { yamlInsertProperties, yamlKey, yamlRemoveProperty, yamlReplaceInString, yamlReplaceSpans } from './edit-yaml';
 import { GoSyntax, JavaSyntax, goEntryText, goKey, goRender, goSyntax, javaEntryText, javaInsert, javaRender, javaSyntax } from './edit-hosts';
@@ -164,6 +165,9 @@ export function replaceInString(text: string, syn: HostSyntax, node: StringNode,
   if (syn.host === 'go' && head.startsWith('`')) [escaped, raw] = [s, /[`\r]/.test(s)];
   // A Java text block takes line breaks and quotes as they are; `\` still escapes and `"""` would close it.
   if (syn.host === 'java' && head.startsWith('"""')) [escaped, raw] = [s.replace(/\\/g, '\\\\'), /"""|\r/.test(s)];
+  // A literal without escapes is its own source, char for char (offsets base + i: its offsets array is not built).
+  const base = plainBase(node);
+  if (!raw && base !== undefined) return { range: { start: base + a, end: base + b }, newText: escaped };
   if (!raw && contiguous(text, node, a, b)) return { range: { start: node.offsets[a], end: node.offsets[b] }, newText: escaped };
   return { range: node.range, newText: stringLiteral(syn, node.value.slice(0, a) + s + node.value.slice(b)) };
 }

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { extract, ObjectNode, Property, RequestSite, VNode } from '../../../server/src/extract';
+import { extract, ObjectNode, Property, RequestSite, StringNode, VNode } from '../../../server/src/extract';
+import { hostSyntax, replaceInString } from '../../../server/src/rules/edit';
 import { shiftSite, shiftTree } from '../../../server/src/extract/remap';
 import { Entry, ObjNode, entry, objectNode, withProperties, withValue } from '../../../server/src/core/compact';
 import { cloneString, plain, plainBase, shiftString } from '../../../server/src/core/strings';
@@ -76,7 +77,7 @@ function trees(seed: number): [ObjectNode, ObjectNode] {
   return t as [ObjectNode, ObjectNode];
 }
 
-const siteOf = (params: ObjectNode): RequestSite => ({ api: 'UpdateItem', apiSource: 'call', style: 'document', host: 'typescript', range: { ...params.range }, nameRange: { start: params.range.start, end: params.range.start + 1 }, params });
+const siteOf = (params: ObjectNode): RequestSite => ({ api: 'UpdateItem', apiSource: 'call', style: 'document', host: 'typescript', sdk: 'sdk-v3-lib', range: { ...params.range }, nameRange: { start: params.range.start, end: params.range.start + 1 }, params });
 
 describe('extract: compact value nodes (core/compact.ts)', () => {
   it('serialise like the plain forms and move alike under any sequence of shifts (shiftSite, shiftTree)', () => {
@@ -109,7 +110,8 @@ describe('extract: compact value nodes (core/compact.ts)', () => {
   });
 
   it('hand out copies of their ranges; setting one copies it in', () => {
-    const e = entry('K', { start: 1, end: 2 }, plain('v', 5, { start: 4, end: 7 }), { start: 1, end: 7 });
+    const s = plain('v', 5, { start: 4, end: 7 });
+    const e = entry('K', { start: 1, end: 2 }, s, { start: 1, end: 7 });
     const r = e.range;
     r.start = 100;
     assert.deepEqual(e.range, { start: 1, end: 7 });
@@ -119,7 +121,6 @@ describe('extract: compact value nodes (core/compact.ts)', () => {
     o.range = mine;
     mine.start = 50;
     assert.deepEqual(o.range, { start: 3, end: 4 });
-    const s = e.value;
     s.range = { start: 10, end: 13 };
     assert.deepEqual(json(s), { kind: 'string', value: 'v', offsets: [5, 6], range: { start: 10, end: 13 } });
     shiftString(s, (x) => x + 1);
@@ -179,6 +180,23 @@ describe('extract: compact value nodes (core/compact.ts)', () => {
     assert.deepEqual(stringRange(s, 0, 5), { start: 11, end: 16 });
     assert.deepEqual(stringRange(s, 4, 4), { start: 15, end: 15 });
     assert.deepEqual(stringRange(s, -2, 99), { start: 11, end: 16 });
+  });
+
+  it('a fix replacing part of a plain string reads it by its base, and writes the same edit as for its offsets form', () => {
+    const text = `await doc.send(new UpdateCommand({ TableName: 'T', Key: { pk: 'a' }, UpdateExpression: 'SET views = :v' }));`;
+    const site = extract(text, 'typescript').sites[0];
+    const node = site.params.properties.find((p) => p.key === 'UpdateExpression')!.value as StringNode;
+    assert.notEqual(plainBase(node), undefined);
+    const syn = hostSyntax(text, site);
+    const expected = replaceInString(text, syn, { kind: 'string', value: node.value, offsets: [...node.offsets], range: node.range }, 4, 9, '#views');
+    assert.deepEqual(expected, { range: { start: text.indexOf('views'), end: text.indexOf('views') + 5 }, newText: '#views' });
+    const trapped = plain(node.value, plainBase(node)!, node.range);
+    Object.defineProperty(trapped, 'offsets', {
+      get() {
+        throw new Error('offsets read');
+      },
+    });
+    assert.deepEqual(replaceInString(text, syn, trapped, 4, 9, '#views'), expected);
   });
 
   it('the TypeScript host builds them; its sites equal their plain JSON form', () => {
