@@ -6,7 +6,10 @@ import ts from 'typescript';
 import { Language, Parser } from 'web-tree-sitter';
 import { createDocumentExtractor, extract, initParsers } from '../../server/src/extract';
 import type { BenchRow } from "../bench";
-import { timeMs } from '../bench';
+import { median, timeMs } from '../bench';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DEFAULT_SETTINGS } from '../../server/src/protocol/settings';
+import { DynalintService } from '../../server/src/service';
 
 const LINES = 5000;
 
@@ -189,6 +192,43 @@ function shapeRows(ms: (x: number) => string): BenchRow[] {
   });
 }
 
+/**
+ * What an editor waits for after a 1-char edit in the 10 MB JSON, in process: the language service's analysis and LSP
+ * diagnostics of the new version (`DynalintService.diagnostics`: incremental extraction, the rule cache, the findings
+ * turned into diagnostics), against a `JSON.parse` of the same text measured right after each edit (medians).
+ */
+export function jsonLintRow(text: string, maxFileSize: number): BenchRow {
+  const settings = { ...DEFAULT_SETTINGS, maxFileSize };
+  const service = new DynalintService();
+  const doc = TextDocument.create('file:///bench/big.json', 'json', 1, text);
+  const findings = service.diagnostics(doc, settings).length;
+  const at = middle(text, '"SET #l', 2);
+  const ours: number[] = [];
+  const parses: number[] = [];
+  for (let i = 0; i < 17; i++) {
+    const change = i % 2 === 0 ? { range: { start: doc.positionAt(at), end: doc.positionAt(at) }, text: ' ' } : { range: { start: doc.positionAt(at), end: doc.positionAt(at + 1) }, text: '' };
+    TextDocument.update(doc, [change], doc.version + 1);
+    const t = process.hrtime.bigint();
+    service.diagnostics(doc, settings);
+    const edit = Number(process.hrtime.bigint() - t) / 1e6;
+    const parse = timeMs(() => JSON.parse(doc.getText()), 1, 0);
+    if (i >= 2) {
+      ours.push(edit);
+      parses.push(parse);
+    }
+  }
+  const edit = median(ours);
+  const parse = median(parses);
+  return {
+    area: 'extract',
+    name: `analysis + diagnostics after a 1-char edit, 10 MB JSON (${findings} findings)`,
+    ours: `${edit.toFixed(1)} ms`,
+    baseline: `JSON.parse ${parse.toFixed(1)} ms`,
+    ratio: edit / parse,
+    note: 'DynalintService.diagnostics of the new version, in process; aim <= 1',
+  };
+}
+
 export async function run(): Promise<BenchRow[]> {
   await initParsers();
   const tsText = tsFile();
@@ -232,6 +272,7 @@ export async function run(): Promise<BenchRow[]> {
     row(`after a 1-char edit, ${LINES}-line Python`, pyEdit, 'tree-sitter parse', pyParse, 'incremental update / full tree-sitter parse of the same text'),
     row(`full extraction, ${(jsonText.length / 1048576).toFixed(0)} MB JSON (${jsonSites} requests)`, jsonFull, 'JSON.parse', jsonParse, 'extract / bare parse'),
     row(`after a 1-char edit in a string, 10 MB JSON`, jsonEdit, 'JSON.parse', jsonParse, `${jsonPath.update}, ${jsonPath.reparsed} member(s) re-visited; aim <= 1`),
+    jsonLintRow(jsonText, big.maxFileSize),
     ...shapeRows(ms),
   ];
 }

@@ -251,8 +251,10 @@ export class RuleCache {
     const stats = this.stats;
     stats.computed = stats.reused = stats.volatile = stats.dependent = 0;
     const out: SiteFinding[][] = rules.map(() => []);
-    // Findings handed out, by start offset: a repeat (same rule, range, message) is left out.
-    const seen = new Map<number, [number, SiteFinding][]>();
+    // Findings handed out, by rule and start offset (one number: start * rules + rule), the first one alone, more in an
+    // array: a repeat (same rule, range, message) is left out.
+    const seen = new Map<number, SiteFinding | SiteFinding[]>();
+    const width = rules.length;
     const emit = (entry: SiteEntry) => {
       for (let j = 0; j < entry.findings.length; j++) {
         const k = entry.findings[j][0];
@@ -261,8 +263,9 @@ export class RuleCache {
           const p = entry.pending;
           const start = p ? movedOffset(f.range.start, p) : f.range.start;
           const end = p ? movedOffset(f.range.end, p) : f.range.end;
-          const at = seen.get(start);
-          if (at && repeats(at, k, end, f)) continue;
+          const key = start * width + k;
+          const at = seen.get(key);
+          if (at !== undefined && repeats(at, end, f)) continue;
           if (f.unless !== undefined && dropIf) {
             try {
               if (dropIf(k, f.unless)) continue;
@@ -275,8 +278,9 @@ export class RuleCache {
             settle(entry);
             f = entry.findings[j][1][i];
           }
-          if (at) at.push([k, f]);
-          else seen.set(start, [[k, f]]);
+          if (at === undefined) seen.set(key, f);
+          else if (Array.isArray(at)) at.push(f);
+          else seen.set(key, [at, f]);
           out[k].push(f);
         }
       }
@@ -454,18 +458,30 @@ function movedOffset(o: number, pending: readonly number[]): number {
   return o;
 }
 
-/** Whether a finding (rule `k`, ending at `end`) repeats one of those handed out at its start offset. */
-function repeats(at: readonly [number, SiteFinding][], k: number, end: number, f: SiteFinding): boolean {
-  for (const [h, g] of at) if (h === k && g.range.end === end && g.ruleId === f.ruleId && g.message === f.message) return true;
+/** Whether a finding (ending at `end`) repeats one handed out by its rule at its start offset. */
+function repeats(at: SiteFinding | readonly SiteFinding[], end: number, f: SiteFinding): boolean {
+  if (!Array.isArray(at)) {
+    const g = at as SiteFinding;
+    return g.range.end === end && g.ruleId === f.ruleId && g.message === f.message;
+  }
+  for (const g of at as readonly SiteFinding[]) if (g.range.end === end && g.ruleId === f.ruleId && g.message === f.message) return true;
   return false;
 }
 
-/** Apply the entry's pending moves: its findings become moved copies (the previous objects are left as they were). */
+/**
+ * Apply the entry's pending moves: its findings become moved copies in new lists (the previous objects and lists are
+ * left as they were; the entry's own [rule, list] pairs, held by nothing else, take the new lists).
+ */
 function settle(entry: SiteEntry): void {
   const p = entry.pending;
   if (!p) return;
   entry.pending = undefined;
-  entry.findings = entry.findings.map(([k, list]) => [k, list.map((f) => shiftFinding(f, p))]);
+  for (const pair of entry.findings) {
+    const list = pair[1];
+    const moved = new Array<SiteFinding>(list.length);
+    for (let i = 0; i < list.length; i++) moved[i] = shiftFinding(list[i], p);
+    pair[1] = moved;
+  }
 }
 
 /**
@@ -526,17 +542,19 @@ function snapshot(f: SiteFinding): SiteFinding {
   return out;
 }
 
+/** A range's offsets moved (`pending`), the same object when neither moved. */
+function shiftRange(x: Range, pending: readonly number[]): Range {
+  const start = movedOffset(x.start, pending);
+  const end = movedOffset(x.end, pending);
+  return start === x.start && end === x.end ? x : { start, end };
+}
+
 function shiftFinding(f: SiteFinding, pending: readonly number[]): SiteFinding {
-  const r = (x: Range): Range => {
-    const start = movedOffset(x.start, pending);
-    const end = movedOffset(x.end, pending);
-    return start === x.start && end === x.end ? x : { start, end };
-  };
-  const out: SiteFinding = { ...f, range: r(f.range) };
-  if (f.related) out.related = f.related.map((x) => ({ ...x, range: r(x.range) }));
+  const out: SiteFinding = { ...f, range: shiftRange(f.range, pending) };
+  if (f.related) out.related = f.related.map((x) => ({ ...x, range: shiftRange(x.range, pending) }));
   if (f.fixes)
     out.fixes = f.fixes.map((x) => {
-      const moved = { ...x, edits: x.edits.map((e: TextEdit) => ({ ...e, range: r(e.range) })) };
+      const moved = { ...x, edits: x.edits.map((e: TextEdit) => ({ ...e, range: shiftRange(e.range, pending) })) };
       movedFix(moved, x);
       return moved;
     });
