@@ -68,7 +68,9 @@ describe('lsp: language ids and what is not linted', function () {
     const uri = `file:///w/binary-${n++}.ts`;
     assert.deepEqual(await codes(uri, 'typescript', TS_UPDATE + '\u0000'), []);
     await client.waitFor(() => client.logs.find((l) => l === `skipped ${uri}: binary or UTF-16 file (NUL bytes)`), 'skip log line');
-    assert.equal(client.linted.find((l) => l.uri === uri)?.skipped, 'binary or UTF-16 file (NUL bytes)');
+    // dynalint/linted follows the diagnostics: waited for.
+    const linted = await client.waitFor(() => client.linted.find((l) => l.uri === uri), 'linted');
+    assert.equal(linted.skipped, 'binary or UTF-16 file (NUL bytes)');
   });
 
   it('a line of minified code: the rest is linted, the line is logged and listed in dynalint/linted', async () => {
@@ -78,7 +80,7 @@ describe('lsp: language ids and what is not linted', function () {
     const line = TS_UPDATE.split('\n').length + 1;
     const reason = `line ${line} is minified code (30000 characters outside strings > 20000)`;
     await client.waitFor(() => client.logs.find((l) => l === `not linted in ${uri}: ${reason}`), 'not-linted log line');
-    const linted = client.linted.find((l) => l.uri === uri)!;
+    const linted = await client.waitFor(() => client.linted.find((l) => l.uri === uri), 'linted');
     assert.equal(linted.skipped, undefined);
     assert.deepEqual(linted.notLinted, [reason]);
   });

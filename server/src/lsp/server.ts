@@ -108,12 +108,21 @@ export function startServer(connection: Connection): ServerHandle {
     const version = doc.version;
     const current = () => documents.get(uri) === doc && doc.version === version;
     if (!(await service.analyzeUnlessSuperseded(doc, s, current))) return;
-    void connection.sendDiagnostics({ uri, version, diagnostics: lint(doc, s) });
+    // The diagnostics go out first (what the editor waits for), then the status bar's report.
+    const diagnostics = service.diagnostics(doc, s);
+    void connection.sendDiagnostics({ uri, version, diagnostics });
+    reportLint(doc, s, diagnostics);
   }
 
   /** Diagnostics of a document version, reported to the client's status bar (`dynalint/linted`). */
   function lint(doc: TextDocument, s: DynalintSettings): Diagnostic[] {
     const diagnostics = service.diagnostics(doc, s);
+    reportLint(doc, s, diagnostics);
+    return diagnostics;
+  }
+
+  /** `dynalint/linted` for a lint whose diagnostics were just made (the status bar, the output channel when verbose). */
+  function reportLint(doc: TextDocument, s: DynalintSettings, diagnostics: Diagnostic[]): void {
     const a = service.analyze(doc, s);
     const linted: LintedParams = { uri: doc.uri, version: doc.version, findings: diagnostics.length, durationMs: a.durationMs, skipped: a.skipped };
     if (a.notLinted?.length) linted.notLinted = a.notLinted.map((r) => r.reason);
@@ -121,7 +130,6 @@ export function startServer(connection: Connection): ServerHandle {
     // The compiler's code cache, once, after its first lint (code-cache.ts): after the diagnostics are on their way.
     if (codeCachePending()) setImmediate(writeCodeCaches);
     if (s.trace === 'verbose') log(`linted ${doc.uri} v${doc.version}: ${diagnostics.length} findings in ${a.durationMs.toFixed(1)} ms`);
-    return diagnostics;
   }
 
   const scheduler = new LintScheduler(lintAndPublish, (uri, e) => log(`lint of ${uri} failed: ${(e as Error)?.stack ?? String(e)}`));
