@@ -402,8 +402,10 @@ export class DynalintService {
     const text = a.text;
     let span: Span;
     const e = this.extractors.get(doc.uri)?.lastEdit;
-    if (prev.text === text) span = { start: text.length, oldEnd: text.length, newEnd: text.length };
-    else if (e && e.span && e.to === text && e.from === prev.text) span = e.span;
+    // The extractor's own span when it went from the previous diagnostics' text to this one (the texts are the same
+    // objects: no comparison), else the texts compared.
+    if (e && e.span && e.to === text && e.from === prev.text) span = e.span;
+    else if (prev.text === text) span = { start: text.length, oldEnd: text.length, newEnd: text.length };
     else span = changedSpan(prev.text, text);
     const diff = span.newEnd - span.oldEnd;
     const dl = doc.lineCount - prev.lineCount;
