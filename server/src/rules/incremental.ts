@@ -127,6 +127,8 @@ export class RuleCache {
   private ruleIds?: { rules: Rule[]; ids: string };
   /** The sites of the last run. */
   private lastSites?: readonly RequestSite[];
+  /** The entry of each of `lastSites`, in order (set once the last run handed them all out). */
+  private lastEntries?: (SiteEntry | undefined)[];
   private readonly history = new SharedHistory();
   /** Offsets of the suppression directives of a text (`directiveOffsets`), moved through the edits. */
   private directives?: { text: string; offsets: number[] };
@@ -172,6 +174,7 @@ export class RuleCache {
     this.current = undefined;
     this.directives = undefined;
     this.lastSites = undefined;
+    this.lastEntries = undefined;
   }
 
   /**
@@ -221,12 +224,32 @@ export class RuleCache {
     this.spans = [];
     const run = ++this.runs;
     // Which sites the last run had (an entry each) and which are new; the entries moved through the edits once.
+    // The sites come mostly in the order of the last run's: walked side by side with them (their entries in order, no
+    // lookup); a site out of step is looked up, and the last run's sites skipped to find it again (a few ahead) are
+    // the ones that may have gone.
     const olds: (SiteEntry | undefined)[] = new Array<SiteEntry | undefined>(sites.length);
     const fresh: RequestSite[] = [];
     let kept = 0;
+    const last = this.lastSites;
+    const lastEntries = this.lastEntries;
+    const walk = last !== undefined && lastEntries !== undefined && lastEntries.length === last.length;
+    const skipped: RequestSite[] = [];
+    let li = 0;
     for (let i = 0; i < sites.length; i++) {
-      const e = entries.get(sites[i]);
-      if (!e) fresh.push(sites[i]);
+      const site = sites[i];
+      let e: SiteEntry | undefined;
+      if (walk && li < last.length && last[li] === site) e = lastEntries[li++];
+      else {
+        e = entries.get(site);
+        if (walk && e !== undefined)
+          for (let ahead = 1; ahead <= 8 && li + ahead < last.length; ahead++)
+            if (last[li + ahead] === site) {
+              for (let x = li; x < li + ahead; x++) skipped.push(last[x]);
+              li += ahead + 1;
+              break;
+            }
+      }
+      if (!e) fresh.push(site);
       else {
         if (e.run !== run) {
           e.run = run;
@@ -238,13 +261,31 @@ export class RuleCache {
     }
     // The sites of the last run not handed back (dropped at the end of this one).
     const gone: RequestSite[] = [];
-    if (entries.size !== kept) for (const [site, e] of entries) if (e.run !== run) gone.push(site);
+    if (entries.size !== kept) {
+      // The skipped ones and those left at the end, each checked (an entry not handed back): when they are as many as
+      // the entries not handed back, they are those; otherwise every entry is asked.
+      if (walk) {
+        for (let x = li; x < last.length; x++) skipped.push(last[x]);
+        const listed = skipped.length > 8 ? new Set<RequestSite>() : undefined;
+        for (const site of skipped) {
+          const e = entries.get(site);
+          if (e === undefined || e.run === run || (listed ? listed.has(site) : gone.includes(site))) continue;
+          gone.push(site);
+          listed?.add(site);
+        }
+      }
+      if (gone.length !== entries.size - kept) {
+        gone.length = 0;
+        for (const [site, e] of entries) if (e.run !== run) gone.push(site);
+      }
+    }
     if (this.lastSites && this.lastSites !== sites) {
       // One generation only: the previous sites' own change (and through it every earlier version) is let go.
       changes.delete(this.lastSites);
       changes.set(sites, { prev: this.lastSites, fresh, gone });
     }
     this.lastSites = sites;
+    this.lastEntries = undefined;
     const freshSet = fresh.length ? new Set(fresh) : undefined;
     const has = (s: RequestSite) => entries.get(s)?.run === run || freshSet?.has(s) === true;
     const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans), { has, fresh, gone }));
@@ -343,10 +384,13 @@ export class RuleCache {
         entry = newEntry(findings, windows, lastOffset(findings), firstOffset(findings), run, lo, hi, deps.length ? deps : undefined, false);
       }
       entries.set(site, entry);
+      olds[n] = entry;
       emit(entry);
     }
     // Entries of sites not handed back this time (usually those of the re-extracted statement) are dropped.
     for (const site of gone) entries.delete(site);
+    // Each entry now the map's for its site, unless a site came twice (then its map entry may be the other's).
+    this.lastEntries = entries.size === sites.length ? olds : undefined;
     return out;
   }
 }

@@ -21,7 +21,8 @@ import { DynalintService } from '../../../server/src/service';
 import { TableIndex } from '../../../server/src/tables';
 import { extractTables } from '../../../server/src/tables/extract';
 import { fcParameters } from '../../support/fc';
-import { tsFile } from '../../../scripts/bench/extract';
+import { jsonFile, tsFile } from '../../../scripts/bench/extract';
+import { siteChange } from '../../../server/src/rules/incremental';
 
 interface Shape {
   languageId: string;
@@ -497,5 +498,44 @@ def ${name}(pk):
     const crlf = text.replace(/\n/g, '\r\n');
     assert.deepEqual(lint(crlf), fresh(crlf, SETTINGS));
     assert.deepEqual(lint(text), fresh(text, SETTINGS));
+  });
+
+  it('siteChange after edits: fresh and gone are exactly the sites new since the last lint and those not handed back (the cache walks the last sites in order)', () => {
+    const settings = { ...DEFAULT_SETTINGS, maxFileSize: 16 << 20 };
+    for (const [languageId, start] of [['typescript', tsFile(400)], ['json', jsonFile(40_000)]] as const) {
+      const svc = new DynalintService();
+      const doc = TextDocument.create(`file:///walk.${languageId}`, languageId, 1, start);
+      let prev = svc.analyze(doc, settings).sites;
+      let seed = 7;
+      const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+      const pieces = [' ', '', '\n', '}', '{', '"', "'", 'x', '\n\n'];
+      for (let i = 0; i < 40; i++) {
+        const text = doc.getText();
+        // Mostly one-character edits, sometimes a line moved up (sites reordered) or a block deleted.
+        const at = rand(text.length);
+        if (i % 9 === 8) {
+          const a = text.lastIndexOf('\n', at) + 1;
+          const b = text.indexOf('\n', at) + 1 || text.length;
+          const line = text.slice(a, b);
+          TextDocument.update(doc, [{ range: { start: doc.positionAt(a), end: doc.positionAt(b) }, text: '' }], doc.version + 1);
+          const to = Math.max(0, doc.getText().lastIndexOf('\n', Math.max(0, a - 2000)) + 1);
+          TextDocument.update(doc, [{ range: { start: doc.positionAt(to), end: doc.positionAt(to) }, text: line }], doc.version + 1);
+        } else {
+          const del = i % 7 === 6 ? rand(400) : rand(2);
+          TextDocument.update(doc, [{ range: { start: doc.positionAt(at), end: doc.positionAt(Math.min(text.length, at + del)) }, text: pieces[rand(pieces.length)] }], doc.version + 1);
+        }
+        const sites = svc.analyze(doc, settings).sites;
+        const change = siteChange(sites);
+        if (sites === prev) continue;
+        assert.ok(change, `v${doc.version}: a change`);
+        assert.equal(change.prev, prev);
+        const before = new Set(prev);
+        const now = new Set(sites);
+        assert.deepEqual(new Set(change.fresh), new Set(sites.filter((s) => !before.has(s))), `v${doc.version}: fresh`);
+        assert.deepEqual(new Set(change.gone), new Set(prev.filter((s) => !now.has(s))), `v${doc.version}: gone`);
+        assert.equal(new Set(change.gone).size, change.gone.length, `v${doc.version}: gone listed once`);
+        prev = sites;
+      }
+    }
   });
 });
