@@ -1,5 +1,5 @@
 /**
- * Compact value nodes (issue 11, server memory): a map entry and a map whose ranges are number fields instead of
+ * Compact value nodes (issue 11, server memory): a map entry, a map and an unknown value whose ranges are number fields instead of
  * `Range` objects. A `Range` is a 40-byte object of its own; a 50,000-line TypeScript file holds ~92,500 entries
  * (a key range and an entry range each) and ~47,500 maps, so the TypeScript host builds these (136 -> 72 bytes an
  * entry, 96 -> 64 a map). They satisfy `Property` / `ObjectNode`: `range` and `keyRange` are getters handing out a
@@ -8,7 +8,7 @@
  * plain literals (`toJSON`, same keys in the same order), so a JSON comparison cannot tell them apart; a copy must be
  * made with `withValue` / `withProperties` (a spread would copy the fields, not the ranges).
  */
-import type { ObjectNode, Property, Range, VNode } from './values';
+import type { ObjectNode, Property, Range, UnknownNode, VNode } from './values';
 
 /** A `key: value` entry: `keyRange` is `ks..ke`, `range` (the whole entry) `s..e`. */
 export class Entry implements Property {
@@ -67,6 +67,37 @@ export class ObjNode implements ObjectNode {
   toJSON(): ObjectNode {
     return { kind: 'object', properties: this.properties, complete: this.complete, range: this.range };
   }
+}
+
+/** An unknown value whose `range` is `s..e` (`type` as in `UnknownNode`; `sign` is never set on one). */
+export class UnkNode implements UnknownNode {
+  readonly kind = 'unknown' as const;
+
+  constructor(
+    public text: string | undefined,
+    public type: 'S' | undefined,
+    public s: number,
+    public e: number,
+  ) {}
+
+  get range(): Range {
+    return { start: this.s, end: this.e };
+  }
+
+  set range(r: Range) {
+    this.s = r.start;
+    this.e = r.end;
+  }
+
+  toJSON(): UnknownNode {
+    // Undefined fields are left out by JSON, as absent ones are.
+    return { kind: 'unknown', range: this.range, text: this.text, type: this.type };
+  }
+}
+
+/** A compact unknown value (the range's numbers are copied). */
+export function unknownNode(range: Range, text?: string, type?: 'S'): UnknownNode {
+  return new UnkNode(text, type, range.start, range.end);
 }
 
 /** A compact entry (the ranges' numbers are copied, the objects not kept). */

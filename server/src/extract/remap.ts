@@ -5,7 +5,7 @@
  */
 import { ObjectNode, Range, RequestSite, StringNode, VNode } from './model';
 import { cloneString, maxOffset, ownCopy, shiftPlains, shiftString, stringParts } from '../core/strings';
-import { Entry, ObjNode } from '../core/compact';
+import { Entry, ObjNode, UnkNode } from '../core/compact';
 
 /**
  * What shifting a site moves, gathered on its first shift: every Range object, offsets/ends array and plain string
@@ -37,7 +37,7 @@ export function ownParts(s: RequestSite): Pick<RequestSite, 'range' | 'nameRange
 }
 
 /** The parts of `Moved.items`, in order (see there). */
-const PARTS = 10;
+const PARTS = 11;
 
 interface Moved {
   params: ObjectNode;
@@ -49,10 +49,10 @@ interface Moved {
    * One list (one header to read per site, the entries side by side): first, for each part k, the index in `items`
    * where part k ends (`PARTS` numbers: no array of its own, which cost ~150 bytes a site); then the parts: the site's
    * own ranges (`range`, `nameRange`, `forwarded.from`), the keys' ranges, the entries', the strings', the objects',
-   * the other nodes' (arrays, sets, numbers, unknowns...), the compact entries and maps (their ranges are number
-   * fields, core/compact.ts), the offsets/ends arrays, the plain strings.
+   * the other nodes' (arrays, sets, numbers, unknowns...), the compact entries, maps and unknowns (their ranges are
+   * number fields, core/compact.ts), the offsets/ends arrays, the plain strings.
    */
-  items: (number | Range | number[] | StringNode | Entry | ObjNode)[];
+  items: (number | Range | number[] | StringNode | Entry | ObjNode | UnkNode)[];
 }
 const moved = new WeakMap<RequestSite, Moved>();
 
@@ -65,6 +65,7 @@ function gather(s: RequestSite): Moved {
   const leaves: Range[] = [];
   const compactEntries: Entry[] = [];
   const compactObjects: ObjNode[] = [];
+  const compactUnknowns: UnkNode[] = [];
   const arrays: number[][] = [];
   const plains: StringNode[] = [];
   const stack: VNode[] = [s.params];
@@ -83,13 +84,14 @@ function gather(s: RequestSite): Moved {
         }
         stack.push(p.value);
       }
-    } else {
+    } else if (v instanceof UnkNode) compactUnknowns.push(v);
+    else {
       leaves.push(v.range);
       if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
     }
   }
   const own: Range[] = forwardedFrom ? [s.range, s.nameRange, forwardedFrom] : [s.range, s.nameRange];
-  const parts = [own, keys, entries, strs, objects, leaves, compactEntries, compactObjects, arrays, plains];
+  const parts = [own, keys, entries, strs, objects, leaves, compactEntries, compactObjects, compactUnknowns, arrays, plains];
   const ends: number[] = [];
   let at = PARTS;
   for (const part of parts) ends.push((at += part.length));
@@ -154,10 +156,15 @@ export function shiftSite(s: RequestSite, from: number, diff: number): void {
     if (o.e >= from) o.e += diff;
   }
   for (let n = items[8] as number; i < n; i++) {
+    const o = items[i] as UnkNode;
+    if (o.s >= from) o.s += diff;
+    if (o.e >= from) o.e += diff;
+  }
+  for (let n = items[9] as number; i < n; i++) {
     const a = items[i] as number[];
     for (let j = 0; j < a.length; j++) if (a[j] >= from) a[j] += diff;
   }
-  shiftPlains(items, i, items[9] as number, from, diff);
+  shiftPlains(items, i, items[10] as number, from, diff);
   // Sites of one function share its enclosingFunction object: replace, never shift it.
   const fn = s.enclosingFunction;
   if (fn && (fn.range.start >= from || fn.range.end >= from))
@@ -174,7 +181,7 @@ export function shiftTree(root: VNode, from: number, diff: number): void {
       shiftString(v, move);
       continue;
     }
-    if (v instanceof ObjNode) {
+    if (v instanceof ObjNode || v instanceof UnkNode) {
       v.s = move(v.s);
       v.e = move(v.e);
     } else {

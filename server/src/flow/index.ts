@@ -15,7 +15,7 @@
  *   linear.
  */
 import { cloneString } from '../core/strings';
-import { cloneEntry, cloneObject, withProperties, withValue } from '../core/compact';
+import { UnkNode, cloneEntry, cloneObject, withProperties, withValue } from '../core/compact';
 import { type ArrayNode, type ObjectNode, type Property, type Range, type VNode, unreadEntries } from '../core/values';
 
 /** The most alternatives one request expands to; beyond it the alternatives stay unknown. */
@@ -252,6 +252,7 @@ export function cloneTree(v: VNode): VNode {
     case 'set':
       return { ...v, range: { ...v.range }, items: v.items.map(cloneTree) } as VNode;
     default:
+      if (v instanceof UnkNode) return new UnkNode(v.text, v.type, v.s, v.e);
       return { ...v, range: { ...v.range } };
   }
 }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { extract, ObjectNode, Property, RequestSite, StringNode, VNode } from '../../../server/src/extract';
 import { hostSyntax, replaceInString } from '../../../server/src/rules/edit';
 import { shiftSite, shiftTree } from '../../../server/src/extract/remap';
-import { Entry, ObjNode, entry, objectNode, withProperties, withValue } from '../../../server/src/core/compact';
+import { Entry, ObjNode, UnkNode, entry, objectNode, unknownNode, withProperties, withValue } from '../../../server/src/core/compact';
 import { cloneString, plain, plainBase, shiftString } from '../../../server/src/core/strings';
 import { stringRange } from '../../../server/src/core/values';
 import { apply, cloneTree, oneOf, variants } from '../../../server/src/flow';
@@ -52,6 +52,13 @@ function trees(seed: number): [ObjectNode, ObjectNode] {
       const start = next(5);
       at = start + 2;
       return [{ kind: 'number', text: '1', range: { start, end: start + 1 } }, { kind: 'number', text: '1', range: { start, end: start + 1 } }];
+    }
+    if (r < 0.6) {
+      const start = next(5);
+      at = start + 3;
+      const type = rand() < 0.5 ? ('S' as const) : undefined;
+      const plainForm: VNode = { kind: 'unknown', range: { start, end: at }, text: 'x()', ...(type ? { type } : {}) };
+      return [plainForm, unknownNode({ start, end: at }, 'x()', type)];
     }
     const start = next(5);
     const a: Property[] = [];
@@ -156,6 +163,7 @@ describe('extract: compact value nodes (core/compact.ts)', () => {
       const vb = variants(alt(b));
       assert.deepEqual(json(vb), json(va), `seed ${seed}: variants`);
       for (const v of vb) {
+        assert.ok(!JSON.stringify(v).includes('"s":'), `seed ${seed}: a compact node's fields in its JSON`);
         const before = JSON.stringify(v);
         const copy = cloneTree(v);
         assert.equal(JSON.stringify(copy), before);
@@ -201,7 +209,7 @@ describe('extract: compact value nodes (core/compact.ts)', () => {
 
   it('the TypeScript host builds them; its sites equal their plain JSON form', () => {
     const text = `const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-await doc.send(new UpdateCommand({ TableName: 'T', Key: { pk: 'a' }, UpdateExpression: 'SET #n = :v', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':v': 1 } }));`;
+await doc.send(new UpdateCommand({ TableName: 'T', Key: { pk: 'a' }, UpdateExpression: 'SET #n = :v', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':v': v, ':s': \`a\${v}\` } }));`;
     const { sites } = extract(text, 'typescript');
     assert.equal(sites.length, 1);
     const p = sites[0].params;
@@ -214,5 +222,10 @@ await doc.send(new UpdateCommand({ TableName: 'T', Key: { pk: 'a' }, UpdateExpre
     const u = p.properties.find((x) => x.key === 'UpdateExpression')!.value;
     assert.equal(u.kind, 'string');
     assert.equal(text.slice(u.range.start, u.range.end), "'SET #n = :v'");
+    const values = p.properties.find((x) => x.key === 'ExpressionAttributeValues')!.value as ObjectNode;
+    const [v, t] = values.properties.map((x) => x.value);
+    assert.ok(v instanceof UnkNode && t instanceof UnkNode);
+    assert.deepEqual(json(v), { kind: 'unknown', range: { start: text.indexOf(': v') + 2, end: text.indexOf(': v') + 3 }, text: 'v' });
+    assert.deepEqual(json(t), { kind: 'unknown', range: { start: text.indexOf('`a'), end: text.indexOf('}`') + 2 }, text: '`a${v}`', type: 'S' });
   });
 });
