@@ -385,7 +385,15 @@ export class DynalintService {
     const positions = new Positions(doc);
     const prev = this.published.get(doc.uri);
     if (prev && prev.findings === a.findings && prev.version === doc.version && prev.text === a.text) return prev.diagnostics.slice();
-    const out = prev ? this.carried(doc, a, prev, positions) : a.findings.map((f) => this.toDiagnostic(doc, f, positions));
+    let out: Diagnostic[] | undefined;
+    if (prev)
+      try {
+        out = this.carried(doc, a, prev, positions);
+      } catch (e) {
+        // Never worse than converting afresh.
+        this.log(`carrying diagnostics failed for ${doc.uri} v${doc.version}: ${(e as Error)?.stack ?? String(e)}`);
+      }
+    out ??= a.findings.map((f) => this.toDiagnostic(doc, f, positions));
     const offsets: number[] = [];
     const at: number[] = new Array<number>(a.findings.length);
     for (let i = 0; i < a.findings.length; i++) {

@@ -119,6 +119,21 @@ describe('service: diagnostics carried across edits equal a fresh conversion', f
     assert.ok(after.every((d) => (d.data as { version: number }).version === 2));
   });
 
+  it('a carry that fails (here: what was kept is broken) logs and converts afresh: the diagnostics are still made', () => {
+    const logs: string[] = [];
+    const text = tsText(3);
+    const svc = new DynalintService((m) => logs.push(m));
+    const doc = TextDocument.create('file:///broken.ts', 'typescript', 1, text);
+    svc.diagnostics(doc, DEFAULT_SETTINGS);
+    const kept = (svc as unknown as { published: Map<string, { offsets: number[] | undefined }> }).published.get(doc.uri)!;
+    kept.offsets = undefined;
+    TextDocument.update(doc, [{ range: { start: doc.positionAt(5), end: doc.positionAt(5) }, text: ' ' }], 2);
+    const ds = svc.diagnostics(doc, DEFAULT_SETTINGS);
+    assert.deepStrictEqual(ds, new DynalintService().diagnostics(TextDocument.create(doc.uri, 'typescript', 2, doc.getText()), DEFAULT_SETTINGS));
+    assert.ok(ds.length > 5);
+    assert.ok(logs.some((l) => l.startsWith('carrying diagnostics failed for file:///broken.ts v2')), logs.join('\n'));
+  });
+
   it('Positions answers as positionAt, CRLF and lone CR included, in any order', () => {
     const text = 'a\r\nbc\rd\n\r\n\nef\r';
     const doc = TextDocument.create('file:///x.ts', 'typescript', 1, text);
