@@ -173,11 +173,12 @@ class PyExtractor {
     for (const n of root.namedChildren) {
       if (!n) continue;
       // A module-level name bound inside a compound statement (`try:`/`if`/`with` at the top) is looked up by every
-      // statement, like a plain module-level assignment: the statement is part of the environment too.
+      // statement, like a plain module-level assignment: the statement is part of the environment too. So is an
+      // assignment tree-sitter wrapped in an ERROR (`X = "..."}` while typing): its value is still read.
       const env =
         ENV_TYPES.has(n.type) ||
         (n.type === 'expression_statement' && n.namedChild(0)?.type === 'assignment') ||
-        (COMPOUND_TYPES.has(n.type) && n.descendantsOfType('assignment').length > 0);
+        ((COMPOUND_TYPES.has(n.type) || n.type === 'ERROR') && n.descendantsOfType('assignment').length > 0);
       units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], maxRef: 0, receivers: [], node: n });
     }
     const reused = prev ? this.reuse(prev.state, prev.span, units) : undefined;

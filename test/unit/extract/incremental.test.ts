@@ -92,6 +92,29 @@ def c():
     }
   });
 
+  it('python: a module-level constant tree-sitter wraps in an ERROR (a stray `}` typed after it) is still part of the environment: an edit inside it moves what its readers hold', () => {
+    const text = `import boto3
+client = boto3.client("dynamodb")
+INCREMENT = "SET #likes = #likes + :one"
+
+
+def like(post_id):
+    client.update_item(TableName="Posts", Key={"PK": {"S": post_id}}, UpdateExpression=INCREMENT, ExpressionAttributeNames={"#likes": "likes"}, ExpressionAttributeValues={":one": {"N": "1"}})
+`;
+    const doc = createDocumentExtractor('python');
+    doc.update(text);
+    const close = text.indexOf('"\n') + 1;
+    const broken = text.slice(0, close) + '}' + text.slice(close);
+    const hash = text.indexOf('#likes');
+    // A space typed inside the constant while the `}` is still there, then deleted, then the `}` deleted.
+    for (const v of [broken, broken.slice(0, hash) + ' ' + broken.slice(hash), broken, text]) {
+      const got = doc.update(v);
+      assert.deepEqual(got, extract(v, 'python'));
+    }
+    const expr = (doc.update(text).sites[0].params.properties.find((p) => p.key === 'UpdateExpression')?.value);
+    assert.equal(expr?.kind, 'string');
+  });
+
   it('python: a client made in another function, or a table bound in a module-level try, is the receiver after an edit elsewhere too (found on the corpus, scripts/incremental-check.ts)', () => {
     const made = `import boto3
 def setup():
