@@ -19,6 +19,7 @@
  *   reference). CDK `Table`, Terraform and `GlobalTable` readers already set their own defaults (tables/).
  */
 import { ObjectNode, prop } from '../extract/model';
+import { withProperties } from '../core/compact';
 import type { Operation } from '../extract/operations';
 import { pathKey, namesOf, updateOf } from '../rules/analysis';
 import type { TableLookup } from '../tables';
@@ -82,7 +83,8 @@ function projected(t: TableDef, ix: IndexDef): Set<string> | undefined {
 }
 
 function pick(item: ObjectNode, names: Set<string>): ObjectNode {
-  return { ...item, properties: item.properties.filter((p) => names.has(p.key)), complete: true };
+  // withProperties, not a spread: a compact map's range is a getter (a spread copies fields only).
+  return withProperties(item, item.properties.filter((p) => names.has(p.key)), true);
 }
 
 export interface IndexWritesResult {

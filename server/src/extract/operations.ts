@@ -62,6 +62,14 @@ export interface TransactionActions {
 
 const TRANSACT_KINDS = ['Put', 'Update', 'Delete', 'ConditionCheck', 'Get'] as const;
 
+/**
+ * An entry that could not be read. Its range is read from the node when asked: the result is cached per site across
+ * edits (rules/analysis.ts) and a compact node's `range` is a copy, which `shiftSite` would not move.
+ */
+function unreadAt(index: number, entry: VNode, kind?: OperationKind): TransactionActions['unread'][number] {
+  return kind ? { index, kind, get range() { return entry.range; } } : { index, get range() { return entry.range; } };
+}
+
 /** The actions of a TransactWriteItems / TransactGetItems request, with what could not be read; undefined for others. */
 export function transactionActions(site: RequestSite): TransactionActions | undefined {
   if (site.api !== 'TransactWriteItems' && site.api !== 'TransactGetItems') return undefined;
@@ -71,7 +79,7 @@ export function transactionActions(site: RequestSite): TransactionActions | unde
   out.listed = !unreadEntries(items);
   items.items.forEach((entry, index) => {
     if (entry.kind !== 'object') {
-      out.unread.push({ index, range: entry.range });
+      out.unread.push(unreadAt(index, entry));
       return;
     }
     let named = false;
@@ -80,10 +88,10 @@ export function transactionActions(site: RequestSite): TransactionActions | unde
       if (!inner) continue;
       named = true;
       if (inner.kind === 'object') out.ops.push({ kind, params: inner, site, table: tableNameOf(site, inner), index, transactional: true });
-      else out.unread.push({ index, kind, range: entry.range });
+      else out.unread.push(unreadAt(index, entry, kind));
     }
     // No action key: a spread may hold it; a complete map without one is no action at all (DynamoDB rejects it).
-    if (!named && !entry.complete) out.unread.push({ index, range: entry.range });
+    if (!named && !entry.complete) out.unread.push(unreadAt(index, entry));
   });
   return out;
 }

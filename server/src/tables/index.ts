@@ -67,7 +67,7 @@ export class TableIndex implements TableLookup {
   /** Lookups memoized until the next change (seven rules ask about every operation of every lint). */
   private byName = new Map<string, TableDef[]>();
   private byVariable = new Map<string, { tables: TableDef[]; where: string[] }>();
-  private byOperation = new WeakMap<object, (TableMatch & { at: number }) | null>();
+  private byOperation = new WeakMap<object, (TableMatch & { at: number; src?: { readonly range: Range } }) | null>();
   /** Bumped on every change: caches of lints that asked the index compare it. */
   generation = 0;
 
@@ -180,14 +180,21 @@ export class TableIndex implements TableLookup {
   forOperation(op: Operation): TableMatch | undefined {
     // Keyed by the action's params object: an incremental extractor moves an untouched site's offsets in place, so
     // the cached range would go stale; the key includes where the params start.
+    // The range is read again from the node it came from: a compact node's `range` is a copy, and the node (a
+    // receiver table declared in another statement) may have moved while the params did not.
     const cached = this.byOperation.get(op.params);
-    if (cached !== undefined && (cached === null || cached.at === op.params.range.start)) return cached ?? undefined;
-    const m = this.match(op);
-    this.byOperation.set(op.params, m ? { ...m, at: op.params.range.start } : null);
+    if (cached !== undefined && (cached === null || cached.at === op.params.range.start)) {
+      if (cached?.src) cached.range = cached.src.range;
+      return cached ?? undefined;
+    }
+    const src: { src?: { readonly range: Range } } = {};
+    const m = this.match(op, src);
+    this.byOperation.set(op.params, m ? { ...m, at: op.params.range.start, src: src.src } : null);
     return m;
   }
 
-  private match(op: Operation): TableMatch | undefined {
+  /** `src.src`: the node whose range the match's is (not for batch requests: their range is inside the site). */
+  private match(op: Operation, src: { src?: { readonly range: Range } }): TableMatch | undefined {
     if (op.kind === 'BatchGet' || op.kind === 'BatchPut' || op.kind === 'BatchDelete') {
       const range = batchKeyRange(op);
       if (op.table === undefined || !range) return undefined;
@@ -198,7 +205,8 @@ export class TableIndex implements TableLookup {
     if (!node) return undefined;
     // Where the request names its table: the `TableName: X` entry as written at the call (a resolved constant's node
     // points at the constant's declaration), or the boto3 Table(...) argument.
-    const range = propEntry(op.params, 'TableName')?.range ?? node.range;
+    src.src = propEntry(op.params, 'TableName') ?? node;
+    const range = src.src.range;
     if (node.kind === 'string') {
       const tables = this.definitionOf(node.value);
       return tables.length ? { tables, name: node.value, range } : undefined;
