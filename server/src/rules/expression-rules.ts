@@ -220,17 +220,20 @@ export function validateSites(ctx: Pick<RuleContext, 'text' | 'sites'>): Operati
 }
 
 /** The operations of one site that have validator findings. Memoized per site object (findings hold no offsets). */
-const bySite = new WeakMap<RequestSite, OperationResult[]>();
+const bySite = new WeakMap<RequestSite, readonly OperationResult[]>();
 
-export function validateSite(site: RequestSite): OperationResult[] {
+/** What most sites have: no findings (one shared array, not one per site kept by `bySite`). */
+const NO_RESULTS: readonly OperationResult[] = Object.freeze([]);
+
+export function validateSite(site: RequestSite): readonly OperationResult[] {
   let results = bySite.get(site);
   if (results) return results;
-  results = [];
+  let found: OperationResult[] | undefined;
   for (const op of operations(site)) {
     const r = validateOperation(op);
-    if (r?.findings.length) results.push(r);
+    if (r?.findings.length) (found ??= []).push(r);
   }
-  bySite.set(site, results);
+  bySite.set(site, (results = found ?? NO_RESULTS));
   return results;
 }
 
@@ -355,6 +358,9 @@ function fixesFor(text: string, r: OperationResult, f: ExpressionFinding, shared
   return fixes;
 }
 
+/** A rule's findings where there are none: one shared, frozen array (read by the callers, never changed). */
+const NO_FINDINGS: readonly Finding[] = Object.freeze([]);
+
 function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
   const kind = FIX_KIND_BY_ID[meta.id];
   return {
@@ -368,35 +374,46 @@ function ruleFor(meta: (typeof EXPRESSION_FINDINGS)[number]): Rule {
     },
     check(ctx) {
       // A constant shared by many requests gives the same finding for each: reported (and its fixes built) once.
-      return findingsOf(ctx, validateSites(ctx), new Set<string>());
+      return findingsOf(ctx, validateSites(ctx), meta.id, kind);
     },
     site(ctx, site) {
-      return findingsOf(ctx, validateSite(site), new Set<string>());
+      return findingsOf(ctx, validateSite(site), meta.id, kind);
     },
   };
+}
 
-  function findingsOf(ctx: RuleContext, results: readonly OperationResult[], seen: Set<string>): (Omit<Finding, 'severity'> & { severity: Finding['severity'] })[] {
-    const out: (Omit<Finding, 'severity'> & { severity: Finding['severity'] })[] = [];
-    for (const r of results) {
-      for (const f of r.findings) {
-        if (f.id !== meta.id) continue;
-        const range = findingRange(r.op, f);
-        // A request sent through a helper of the file: a finding placed on the request's name (a missing map) is the
-        // helper's own site's, at the helper's request; the copy at each call would repeat it.
-        if (r.op.site.forwarded?.from && range === r.op.site.nameRange) continue;
-        const key = `${range.start}:${range.end}:${f.message}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const finding: Omit<Finding, 'severity'> & { severity: Finding['severity'] } = { ruleId: f.id, severity: f.severity, message: vtlMessage(r.op.site, f), range };
-        // Only a finding in source outside its request asks who else uses it (that reads the other sites).
-        const fixes = fixesFor(ctx.text, r, f, () => ctx.shared?.() ?? sharedSource(ctx.sites));
-        if (fixes.length) finding.fixes = fixes;
-        if (kind === 'unusedName' || kind === 'unusedValue') finding.unnecessary = true;
-        out.push(finding);
-      }
+type RuleOut = Omit<Finding, 'severity'> & { severity: Finding['severity'] };
+
+/**
+ * The findings of one rule (`id`, its fix `kind`) among the results, each range and message once. One function for
+ * every expression rule (asked for each site by each of them): its loops are optimized once, not per rule, and nothing
+ * is allocated for results without a finding of `id` (most sites): the shared empty array is handed out.
+ */
+function findingsOf(ctx: RuleContext, results: readonly OperationResult[], id: string, kind: FixKind | undefined): RuleOut[] {
+  if (results.length === 0) return NO_FINDINGS as RuleOut[];
+  let out: RuleOut[] | undefined;
+  let seen: Set<string> | undefined;
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i];
+    for (let j = 0; j < r.findings.length; j++) {
+      const f = r.findings[j];
+      if (f.id !== id) continue;
+      const range = findingRange(r.op, f);
+      // A request sent through a helper of the file: a finding placed on the request's name (a missing map) is the
+      // helper's own site's, at the helper's request; the copy at each call would repeat it.
+      if (r.op.site.forwarded?.from && range === r.op.site.nameRange) continue;
+      const key = `${range.start}:${range.end}:${f.message}`;
+      if (seen?.has(key)) continue;
+      (seen ??= new Set()).add(key);
+      const finding: RuleOut = { ruleId: f.id, severity: f.severity, message: vtlMessage(r.op.site, f), range };
+      // Only a finding in source outside its request asks who else uses it (that reads the other sites).
+      const fixes = fixesFor(ctx.text, r, f, () => ctx.shared?.() ?? sharedSource(ctx.sites));
+      if (fixes.length) finding.fixes = fixes;
+      if (kind === 'unusedName' || kind === 'unusedValue') finding.unnecessary = true;
+      (out ??= []).push(finding);
     }
-    return out;
   }
+  return out ?? (NO_FINDINGS as RuleOut[]);
 }
 
 /**

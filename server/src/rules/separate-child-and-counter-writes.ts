@@ -39,16 +39,20 @@ function countChildWrites(sites: readonly RequestSite[]): number {
   return n;
 }
 
-const countersOfSite = new WeakMap<RequestSite, CounterAction[]>();
+const countersOfSite = new WeakMap<RequestSite, readonly CounterAction[]>();
+
+/** No counter action: one shared array (not one per site, kept by `countersOfSite` or made per call). */
+const NO_COUNTERS: readonly CounterAction[] = Object.freeze([]);
 
 /** The counter actions of a standalone UpdateItem (empty when it is no counter update). Memoized per site object (contents only). */
-function counterActionsOf(site: RequestSite): CounterAction[] {
-  if (site.api !== 'UpdateItem') return [];
+function counterActionsOf(site: RequestSite): readonly CounterAction[] {
+  if (site.api !== 'UpdateItem') return NO_COUNTERS;
   let out = countersOfSite.get(site);
   if (!out) {
     const op = operations(site)[0];
     const upd = updateOf(op.params);
-    countersOfSite.set(site, (out = upd ? counterActions(op, upd) : []));
+    const found = upd ? counterActions(op, upd) : NO_COUNTERS;
+    countersOfSite.set(site, (out = found.length ? found : NO_COUNTERS));
   }
   return out;
 }

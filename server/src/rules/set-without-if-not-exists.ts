@@ -66,12 +66,15 @@ interface PutSummary {
  * Valid while the site object is: a document extractor hands back the same site only for a statement an edit did not
  * touch (its contents unchanged, offsets moved), and patterns and table ids are read from contents, not offsets.
  */
-const putsOfSite = new WeakMap<RequestSite, PutSummary[]>();
+const putsOfSite = new WeakMap<RequestSite, readonly PutSummary[]>();
 
-function putsOf(text: string, site: RequestSite): PutSummary[] {
-  let out = putsOfSite.get(site);
-  if (out) return out;
-  out = [];
+/** A site with no Put (most): one shared array, not one per site kept by `putsOfSite`. */
+const NO_PUTS: readonly PutSummary[] = Object.freeze([]);
+
+function putsOf(text: string, site: RequestSite): readonly PutSummary[] {
+  const known = putsOfSite.get(site);
+  if (known) return known;
+  let out: PutSummary[] | undefined;
   for (const put of operations(site)) {
     if (put.kind !== 'Put' && put.kind !== 'BatchPut') continue;
     const item = prop(put.params, 'Item');
@@ -79,10 +82,11 @@ function putsOf(text: string, site: RequestSite): PutSummary[] {
     const patterns = new Map<string, string>();
     // The last entry of a key wins, as `prop` reads it.
     for (const p of item.properties) patterns.set(p.key, keyPattern(text, p.value, put.site.style));
-    out.push({ site, table: tableId(text, put), item, style: put.site.style, patterns });
+    (out ??= []).push({ site, table: tableId(text, put), item, style: put.site.style, patterns });
   }
-  putsOfSite.set(site, out);
-  return out;
+  const puts = out ?? NO_PUTS;
+  putsOfSite.set(site, puts);
+  return puts;
 }
 
 /** What an update's counter needs from a Put to count as created with it: content only (cached with the site's findings). */
@@ -275,6 +279,9 @@ function counterItem(text: string, op: Operation, counter: string): CounterItem 
   return { table: tableId(text, op), key: k.properties.map((p) => [p.key, keyPattern(text, p.value, op.site.style)]), counter };
 }
 
+/** No condition: no attribute required (one shared set, not one per Update). */
+const NONE_REQUIRED: ReadonlySet<string> = new Set<string>();
+
 /**
  * `seen`: findings already reported (an UpdateExpression constant shared by many requests gives one, built once).
  * `created`: whether the document creates the counter's item with the counter set; without it (the cached per-site
@@ -289,7 +296,7 @@ function checkSite(text: string, site: RequestSite, seen?: Set<string>, created?
     // A condition that needs the counter fails first (ConditionalCheckFailedException), so the update never reads it.
     const cond = conditionOf(op.params);
     if (cond.state === 'unknown') continue;
-    const required = cond.state === 'parsed' ? requiredAttributes(cond.ast, namesOf(op.params)) : new Set<string>();
+    const required: ReadonlySet<string> = cond.state === 'parsed' ? requiredAttributes(cond.ast, namesOf(op.params)) : NONE_REQUIRED;
     for (const c of counterActions(op, upd)) {
       if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
       // The document creates the item with the counter set: it cannot be missing.
