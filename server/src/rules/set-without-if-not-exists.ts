@@ -12,6 +12,23 @@ import { DOCS_BASE, Fix, Rule, SiteFinding } from './types';
 const id = 'set-without-if-not-exists';
 type Out = SiteFinding;
 
+const interned = new Map<string, string>();
+const INTERNED_MAX = 4096;
+
+/**
+ * One string per text among the findings' messages, fix titles and edit texts: the rule cache keeps them for every
+ * counter update (most carry an `unless`, dropped while a Put creates the item), and requests written alike give the
+ * same texts (a template literal is a tree of concatenations: hashing it as a key flattens it, and the collector
+ * short-cuts the flattened tree).
+ */
+function intern(s: string): string {
+  const hit = interned.get(s);
+  if (hit !== undefined) return hit;
+  if (interned.size >= INTERNED_MAX) interned.clear();
+  interned.set(s, s);
+  return s;
+}
+
 /** An existing `:value` holding the number 0, to reuse instead of adding another. */
 function existingZero(op: Operation): string | undefined {
   const m = prop(op.params, 'ExpressionAttributeValues');
@@ -27,7 +44,9 @@ function wrapFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction)
   ed.edit(upd.node, read.start, 'if_not_exists(');
   ed.edit(upd.node, read.end, `, ${zero})`);
   const edits = ed.build();
-  return edits && { title: `Wrap ${readText} in if_not_exists(${readText}, ${zero})`, edits, safe: true, preferred: true };
+  if (!edits) return undefined;
+  for (const e of edits) e.newText = intern(e.newText);
+  return { title: intern(`Wrap ${readText} in if_not_exists(${readText}, ${zero})`), edits, safe: true, preferred: true };
 }
 
 function addFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction): Fix | undefined {
@@ -36,7 +55,9 @@ function addFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction):
   const v = upd.node.value;
   const addText = `${v.slice(action.path.start, action.path.end)} ${c.delta.name}`;
   const next = moveAction(v, upd.ast.clauses, action, 'ADD', addText);
-  return { title: `Rewrite as ADD ${addText}`, edits: [rewriteString(text, hostSyntax(text, op.site), upd.node, next)], safe: false };
+  const edit = rewriteString(text, hostSyntax(text, op.site), upd.node, next);
+  edit.newText = intern(edit.newText);
+  return { title: intern(`Rewrite as ADD ${addText}`), edits: [edit], safe: false };
 }
 
 /** The value at a top-level or nested map path of an Item (`stats.views`), in the request's value style. */
@@ -309,9 +330,9 @@ function checkSite(text: string, site: RequestSite, seen?: Set<string>, created?
       // new item cannot reach the update, so it fails only on an item created without the counter, which is decided
       // where items are created, outside this request.
       const itemMustExist = required.size > 0;
-      const message = itemMustExist
+      const message = intern(itemMustExist
         ? `\`${actionText(upd, c)}\` fails with a ValidationException if the item can exist without ${attribute} (the condition makes sure the item exists, not ${c.key}); use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`
-        : `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${attribute} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`;
+        : `\`${actionText(upd, c)}\` fails with a ValidationException when the item has no ${attribute} yet; use if_not_exists(${name}, :zero) or ADD, which starts a missing number at 0.`);
       const range = spanRange(upd.node, c.action);
       const key = `${range.start}:${range.end}:${message}`;
       if (seen?.has(key)) continue;

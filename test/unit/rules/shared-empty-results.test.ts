@@ -11,6 +11,7 @@ import { extract } from '../../../server/src/extract';
 import { DEFAULT_SETTINGS } from '../../../server/src/protocol/settings';
 import { runRules } from '../../../server/src/rules';
 import { expressionRules, validateSite } from '../../../server/src/rules/expression-rules';
+import { setWithoutIfNotExists } from '../../../server/src/rules/set-without-if-not-exists';
 import type { Finding, RuleContext } from '../../../server/src/rules/types';
 import { DynalintService } from '../../../server/src/service';
 
@@ -84,5 +85,24 @@ describe('rules: shared empty results per site (memory)', () => {
       assert.notEqual(out, rule.site!(ctx, dirtySites[0]));
     }
     assert.ok(found >= 2);
+  });
+  it('set-without-if-not-exists: interned texts (one per text: not observable) leave messages, titles and edits as a fresh lint gives them', () => {
+    const bump = (i: number) => `export async function bump${i}(id) {
+  await doc.send(new UpdateCommand({ TableName: 't', Key: { PK: id }, UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': 1 } }));
+}
+`;
+    const text = head + [bump(0), bump(1), bump(2)].join('\n');
+    const { sites } = extract(text, 'typescript');
+    const ctx = { text, sites } as RuleContext;
+    const found = sites.map((s) => setWithoutIfNotExists.site!(ctx, s));
+    assert.deepEqual(found.map((f) => f.length), [1, 1, 1]);
+    const [a, b] = [found[0][0], found[2][0]];
+    assert.equal(a.message, b.message);
+    assert.ok(a.fixes && b.fixes && a.fixes.length === 2 && b.fixes.length === 2);
+    assert.deepEqual(a.fixes.map((f) => f.title), b.fixes.map((f) => f.title));
+    assert.deepEqual(a.fixes.map((f) => f.edits.map((e) => e.newText)), b.fixes.map((f) => f.edits.map((e) => e.newText)));
+    // Different offsets, same texts: the findings still point at their own requests.
+    assert.notDeepEqual(a.range, b.range);
+    assert.deepEqual(plain(found.map((f) => f.map((x) => x.message))), plain(runRules(text, 'typescript', sites, { settingsRules: SETTINGS.rules }).filter((f) => f.ruleId === 'set-without-if-not-exists').map((f) => [f.message])));
   });
 });
