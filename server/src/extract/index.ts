@@ -223,8 +223,23 @@ function codeLength(text: string, start: number, end: number): number {
  * Lines holding more than MAX_CODE_LINE characters of code (minified code; a long string — a base64 fixture, an
  * embedded payload — is read as is: scanning a string literal is cheap). JSON is never minified code.
  */
-function minifiedLines(text: string, host: HostLanguage): NotLintedRegion[] {
+function minifiedLines(text: string, host: HostLanguage, window?: Span): NotLintedRegion[] {
   if (host === 'json' || text.length <= MAX_CODE_LINE) return [];
+  // Only the lines the edit touched when the text before it had no minified line (the others are unchanged): the whole
+  // text is read again only when one of them is (for its line number).
+  if (window) {
+    const from = text.lastIndexOf('\n', window.start - 1) + 1;
+    const nl = text.indexOf('\n', window.newEnd);
+    const to = nl < 0 ? text.length : nl;
+    let longest = 0;
+    for (let start = from; start <= to; ) {
+      const e = text.indexOf('\n', start);
+      const end = e < 0 || e > to ? to : e;
+      longest = Math.max(longest, end - start);
+      start = end + 1;
+    }
+    if (longest <= MAX_CODE_LINE) return [];
+  }
   const out: NotLintedRegion[] = [];
   let line = 0;
   for (let start = 0; start <= text.length; line++) {
@@ -261,11 +276,13 @@ interface Prepared {
 }
 
 /** Checks shared by full and incremental extraction: a result to return now, or the text to parse. */
-function precheck(text: string, host: HostLanguage | undefined, languageId: string, opts?: ExtractOptions): ExtractResult | Prepared {
+function precheck(text: string, host: HostLanguage | undefined, languageId: string, opts?: ExtractOptions, lines?: { free: boolean; window?: Span }): ExtractResult | Prepared {
+  if (lines) lines.free = false;
   if (!host) return { sites: [], skipped: `unsupported language '${languageId}'` };
   const skipped = fileSkipReason(text, opts?.maxFileSize ?? DEFAULT_MAX_FILE_SIZE);
   if (skipped) return { sites: [], skipped };
-  const regions = minifiedLines(text, host);
+  const regions = minifiedLines(text, host, lines?.window);
+  if (lines) lines.free = regions.length === 0;
   // Mostly minified (a bundle): the file is generated, not written; reported as skipped as a whole.
   const minified = regions.reduce((n, r) => n + r.end - r.start, 0);
   if (minified * 2 > text.length) return { sites: [], skipped: `minified file (${regions.length === 1 ? regions[0].reason : `${regions.length} lines of minified code, ${minified} of ${text.length} characters`})` };
@@ -387,6 +404,8 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   let last: ExtractResult = { sites: [] };
   const stats = { full: 0, incremental: 0 };
   const lastUpdate: { update: 'incremental' | 'full'; reparsed: number } = { update: 'full', reparsed: 0 };
+  /** Whether `text` has no minified line (`precheck`), and the span of the edit to check alone then. */
+  const minified: { free: boolean; window?: Span } = { free: false };
 
   const drop = () => {
     tsDoc = undefined;
@@ -422,7 +441,9 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
     last: lastUpdate,
     update(newText: string, changes?: TextChange[]): ExtractResult {
       if (newText === text) return last;
-      const ready = precheck(newText, host, languageId, opts);
+      const span = text !== undefined ? changedSpan(text, newText, changes) : undefined;
+      minified.window = minified.free && span ? span : undefined;
+      const ready = precheck(newText, host, languageId, opts, minified);
       if ('sites' in ready || ready.notLinted) {
         // Skipped, or minified lines blanked out (rare): a full extraction, no state kept for the next update.
         drop();
@@ -434,7 +455,6 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
         lastUpdate.reparsed = 0;
         return last;
       }
-      const span = text !== undefined ? changedSpan(text, newText, changes) : undefined;
       let sites: RequestSite[];
       let incremental = false;
       let reparsed: number;
