@@ -187,6 +187,8 @@ function functionSnippet(info: WordInfo): string {
 interface Published {
   version: number;
   text: string;
+  /** `ExtractorState.seq` of `text` when these were made (-1: not the extractor's text). */
+  seq: number;
   lineCount: number;
   findings: Finding[];
   diagnostics: Diagnostic[];
@@ -201,8 +203,13 @@ interface ExtractorState {
   extractor: DocumentExtractor;
   /** The last text the extractor saw. */
   text: string | undefined;
-  /** The last edit the extractor was given: from which text to which (`diagnostics` carries across the same span). */
-  lastEdit: { from: string; to: string; span: Span | undefined } | undefined;
+  /** Which text the extractor saw last: a number unique in the service, new with every text it is given. */
+  seq: number;
+  /**
+   * The last edit the extractor was given: from which text (its `seq`: holding the string kept the previous version
+   * alive, 8.5 MB of a 10 MB JSON) to which (`diagnostics` carries across the same span).
+   */
+  lastEdit: { fromSeq: number; to: string; span: Span | undefined } | undefined;
   rules: RuleCache;
 }
 
@@ -254,6 +261,8 @@ export class DynalintService {
   private readonly extractors = new Map<string, ExtractorState>();
   /** Per document, the last diagnostics made (`diagnostics`) and what they were made from: carried to the next version. */
   private readonly published = new Map<string, Published>();
+  /** The last `ExtractorState.seq` handed out. */
+  private textSeq = 0;
 
   /** The workspace's table definitions (tables/), when the front end built them; analyses are cached per generation. */
   tables?: TableIndex;
@@ -297,8 +306,9 @@ export class DynalintService {
       try {
         const state = this.extractorFor(doc.uri, languageId, settings.maxFileSize);
         const span = state.rules.edited(state.text, text);
-        state.lastEdit = state.text === undefined ? undefined : { from: state.text, to: text, span };
+        state.lastEdit = state.text === undefined ? undefined : { fromSeq: state.seq, to: text, span };
         state.text = text;
+        state.seq = ++this.textSeq;
         // The changed span, found once: the extractor would otherwise compare the texts again.
         const res = state.extractor.update(text, span && [{ start: span.start, end: span.oldEnd, text: text.slice(span.start, span.newEnd) }]);
         analysis.skipped = res.skipped;
@@ -343,7 +353,7 @@ export class DynalintService {
     if (cur && cur.languageId === languageId && cur.maxFileSize === maxFileSize) return cur;
     cur?.extractor.dispose();
     const extractor = createDocumentExtractor(languageId, { maxFileSize });
-    const state: ExtractorState = { languageId, maxFileSize, extractor, text: undefined, lastEdit: undefined, rules: new RuleCache() };
+    const state: ExtractorState = { languageId, maxFileSize, extractor, text: undefined, seq: ++this.textSeq, lastEdit: undefined, rules: new RuleCache() };
     this.extractors.set(uri, state);
     return state;
   }
@@ -400,7 +410,8 @@ export class DynalintService {
       at[i] = offsets.length;
       pushOffsets(a.findings[i], offsets);
     }
-    this.published.set(doc.uri, { version: doc.version, text: a.text, lineCount: doc.lineCount, findings: a.findings, diagnostics: out, offsets, at });
+    const st = this.extractors.get(doc.uri);
+    this.published.set(doc.uri, { version: doc.version, text: a.text, seq: st && st.text === a.text ? st.seq : -1, lineCount: doc.lineCount, findings: a.findings, diagnostics: out, offsets, at });
     return out;
   }
 
@@ -410,9 +421,9 @@ export class DynalintService {
     const text = a.text;
     let span: Span;
     const e = this.extractors.get(doc.uri)?.lastEdit;
-    // The extractor's own span when it went from the previous diagnostics' text to this one (the texts are the same
-    // objects: no comparison), else the texts compared.
-    if (e && e.span && e.to === text && e.from === prev.text) span = e.span;
+    // The extractor's own span when it went from the previous diagnostics' text to this one (known by the texts'
+    // numbers: no comparison), else the texts compared.
+    if (e && e.span && e.to === text && prev.seq >= 0 && e.fromSeq === prev.seq) span = e.span;
     else if (prev.text === text) span = { start: text.length, oldEnd: text.length, newEnd: text.length };
     else span = changedSpan(prev.text, text);
     const diff = span.newEnd - span.oldEnd;
