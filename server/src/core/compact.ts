@@ -10,16 +10,38 @@
  */
 import type { ObjectNode, Property, Range, UnknownNode, VNode } from './values';
 
+/**
+ * A node whose `range` is the two number fields `s..e`: the getter hands out a fresh `Range`, the setter copies one in.
+ * The compact nodes below and plain strings (core/strings.ts) extend it.
+ */
+export abstract class Spanned {
+  constructor(
+    public s: number,
+    public e: number,
+  ) {}
+
+  get range(): Range {
+    return { start: this.s, end: this.e };
+  }
+
+  set range(r: Range) {
+    this.s = r.start;
+    this.e = r.end;
+  }
+}
+
 /** A `key: value` entry: `keyRange` is `ks..ke`, `range` (the whole entry) `s..e`. */
-export class Entry implements Property {
+export class Entry extends Spanned implements Property {
   constructor(
     public key: string,
     public value: VNode,
     public ks: number,
     public ke: number,
-    public s: number,
-    public e: number,
-  ) {}
+    s: number,
+    e: number,
+  ) {
+    super(s, e);
+  }
 
   get keyRange(): Range {
     return { start: this.ks, end: this.ke };
@@ -30,38 +52,22 @@ export class Entry implements Property {
     this.ke = r.end;
   }
 
-  get range(): Range {
-    return { start: this.s, end: this.e };
-  }
-
-  set range(r: Range) {
-    this.s = r.start;
-    this.e = r.end;
-  }
-
   toJSON(): Property {
     return { key: this.key, keyRange: this.keyRange, value: this.value, range: this.range };
   }
 }
 
 /** A map whose `range` is `s..e`. */
-export class ObjNode implements ObjectNode {
+export class ObjNode extends Spanned implements ObjectNode {
   readonly kind = 'object' as const;
 
   constructor(
     public properties: Property[],
     public complete: boolean,
-    public s: number,
-    public e: number,
-  ) {}
-
-  get range(): Range {
-    return { start: this.s, end: this.e };
-  }
-
-  set range(r: Range) {
-    this.s = r.start;
-    this.e = r.end;
+    s: number,
+    e: number,
+  ) {
+    super(s, e);
   }
 
   toJSON(): ObjectNode {
@@ -70,23 +76,16 @@ export class ObjNode implements ObjectNode {
 }
 
 /** An unknown value whose `range` is `s..e` (`type` as in `UnknownNode`; `sign` is never set on one). */
-export class UnkNode implements UnknownNode {
+export class UnkNode extends Spanned implements UnknownNode {
   readonly kind = 'unknown' as const;
 
   constructor(
     public text: string | undefined,
     public type: 'S' | undefined,
-    public s: number,
-    public e: number,
-  ) {}
-
-  get range(): Range {
-    return { start: this.s, end: this.e };
-  }
-
-  set range(r: Range) {
-    this.s = r.start;
-    this.e = r.end;
+    s: number,
+    e: number,
+  ) {
+    super(s, e);
   }
 
   toJSON(): UnknownNode {

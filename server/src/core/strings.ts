@@ -3,6 +3,7 @@
  * literals without escapes (offsets computed, not stored), and the operations the extractors' incremental paths and the
  * data flow apply to them (copy, shift, join). The `StringNode.offsets` contract is in ./values.
  */
+import { Spanned } from './compact';
 import type { Range, StringNode } from './values';
 
 /** Accumulates decoded characters with the document offset of the source text that produced each one. */
@@ -30,28 +31,16 @@ export class StringBuilder {
  * bytes: ~40,000 such strings in a 50,000-line file): `range` hands out a fresh object (see core/compact.ts), so it is
  * moved by `shiftString` / `shiftPlains`, never through `range`. Serialises like a plain node.
  */
-class PlainString implements StringNode {
+class PlainString extends Spanned implements StringNode {
   readonly kind = 'string' as const;
   #offsets: number[] | undefined = undefined;
-  s: number;
-  e: number;
 
   constructor(
     readonly value: string,
     public base: number,
     range: Range,
   ) {
-    this.s = range.start;
-    this.e = range.end;
-  }
-
-  get range(): Range {
-    return { start: this.s, end: this.e };
-  }
-
-  set range(r: Range) {
-    this.s = r.start;
-    this.e = r.end;
+    super(range.start, range.end);
   }
 
   get offsets(): number[] {
