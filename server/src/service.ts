@@ -37,7 +37,7 @@ import { costHover } from './cost';
 import { lensTargets } from './reconcile/lens';
 import { type DiagnosticData, DIAGNOSTIC_SOURCE, FIX_ALL_KIND, Commands } from './protocol/lsp';
 import type { DynalintSettings } from './protocol/settings';
-import { DOCS_BASE, type Finding, type Severity, type TextEdit } from './rules/types';
+import { DOCS_BASE, type Finding, type Fix, type Severity, type TextEdit } from './rules/types';
 import type { TableIndex } from './tables';
 import { definitionsAt, matchMarkdown, tableAt, tableCompletions } from './tables/language';
 
@@ -228,6 +228,18 @@ function pushOffsets(f: Finding, out: number[]): void {
  * kept from `at` in `olds`) moved by the edit (`back`: the old offset of a new one, -1 inside the edit). Fixes and
  * related information in the same order; no `elsewhere` (never carried).
  */
+/**
+ * The fields `sameFinding` compares (and `carried` rebuilds a diagnostic from): a field added to `Finding`, `Fix` or
+ * `TextEdit` fails to compile here until both know it (else a carried diagnostic would keep its old value).
+ */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const COMPARED_FIELDS: [
+  Exactly<keyof Finding, 'ruleId' | 'severity' | 'message' | 'range' | 'fixes' | 'related' | 'unnecessary' | 'elsewhere'>,
+  Exactly<keyof Fix, 'title' | 'edits' | 'safe' | 'preferred'>,
+  Exactly<keyof TextEdit, 'range' | 'newText'>,
+] = [true, true, true];
+void COMPARED_FIELDS;
+
 function sameFinding(f: Finding, g: Finding, olds: readonly number[], at: number, back: (o: number) => number): boolean {
   if (f.ruleId !== g.ruleId || f.severity !== g.severity || f.message !== g.message || !f.unnecessary !== !g.unnecessary) return false;
   if (f.elsewhere?.length || g.elsewhere?.length) return false;
