@@ -185,6 +185,16 @@ interface Candidate {
 /** Sites of request-shaped literals (`Candidate.shape`): dropped when another site's parameters contain them. */
 const shapeSites = new WeakSet<RequestSite>();
 
+/** Whether a unit's sites array holds a shape site, once per array (a unit's `sites` is replaced, never changed). */
+const shapesIn = new WeakMap<RequestSite[], boolean>();
+function unitHasShape(sites: RequestSite[]): boolean {
+  let has = shapesIn.get(sites);
+  if (has === undefined) {
+    has = sites.some((s) => shapeSites.has(s));
+    shapesIn.set(sites, has);
+  }
+  return has;
+}
 
 /** An object literal with a DynamoDB expression key or `TransactItems` (the cheap test before `shapeApi`). */
 function hasShapeKey(o: ts.ObjectLiteralExpression): boolean {
@@ -2132,20 +2142,32 @@ export class TsDocument {
     u.stmt = undefined;
   }
 
+  /**
+   * The document's sites: the units' own, in order, and the deferred candidates of each unit, evaluated again (what
+   * other statements consumed may have changed). Per edit, the shapes among the units' sites are looked up once per
+   * sites array (`unitHasShape`), not once per site, and the list is sorted only when it is not in order already.
+   */
   private collect(): RequestSite[] {
     const consumed = new Set<ts.Node>();
     for (const u of this.units) for (const n of u.consumed) consumed.add(n);
     const out: RequestSite[] = [];
+    let shapes = false;
     for (const u of this.units) {
       for (const x of u.sites) out.push(x);
+      if (!shapes && u.sites.length) shapes = unitHasShape(u.sites);
       if (!u.deferred.length) continue;
       const x = new UnitExtractor(this.env, u, this.host);
       for (const c of u.deferred) {
         const s = x.candidate(c, consumed);
-        if (s) out.push(s);
+        if (s) {
+          out.push(s);
+          if (shapeSites.has(s)) shapes = true;
+        }
       }
     }
-    return dropHeldShapes(out, (s) => shapeSites.has(s)).sort((a, b) => a.range.start - b.range.start);
+    const kept = shapes ? dropHeldShapes(out, (s) => shapeSites.has(s)) : out;
+    for (let k = 1; k < kept.length; k++) if (kept[k].range.start < kept[k - 1].range.start) return kept.sort((a, b) => a.range.start - b.range.start);
+    return kept;
   }
 
   /** Parse a region of the document on its own: its statements, or undefined when that could differ from a full parse. */
