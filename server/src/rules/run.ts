@@ -5,7 +5,7 @@
 import type { Range, RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
 import { agreeingOnAlternatives } from './alternatives';
-import { withLineBreaks } from './edit';
+import { lineBreakOf, withLineBreaks } from './edit';
 import type { RuleCache } from './incremental';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
 import { SharedSource, type TrackedSource, consistentForSharers, sharedSource } from './shared';
@@ -232,6 +232,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     log(`dynalint: suppression comments could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   // Rules write LF; a CRLF document gets CRLF (the CLI's --fix, quick fixes and fix-all all come through here).
-  kept = kept.map((f) => (f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: withLineBreaks(text, x.edits) })) } : f));
+  // (An LF document, most: nothing to copy, per finding or per fix.)
+  if (lineBreakOf(text) !== '\n') kept = kept.map((f) => (f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: withLineBreaks(text, x.edits) })) } : f));
   return kept.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
 }
