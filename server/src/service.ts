@@ -224,11 +224,6 @@ function pushOffsets(f: Finding, out: number[]): void {
 }
 
 /**
- * Whether two findings give the same diagnostic but for their offsets, and each offset of `f` is the old one (`g`'s,
- * kept from `at` in `olds`) moved by the edit (`back`: the old offset of a new one, -1 inside the edit). Fixes and
- * related information in the same order; no `elsewhere` (never carried).
- */
-/**
  * The fields `sameFinding` compares (and `carried` rebuilds a diagnostic from): a field added to `Finding`, `Fix` or
  * `TextEdit` fails to compile here until both know it (else a carried diagnostic would keep its old value).
  */
@@ -240,6 +235,11 @@ const COMPARED_FIELDS: [
 ] = [true, true, true];
 void COMPARED_FIELDS;
 
+/**
+ * Whether two findings give the same diagnostic but for their offsets, and each offset of `f` is the old one (`g`'s,
+ * kept from `at` in `olds`) moved by the edit (`back`: the old offset of a new one, -1 inside the edit). Fixes and
+ * related information in the same order; no `elsewhere` (never carried).
+ */
 function sameFinding(f: Finding, g: Finding, olds: readonly number[], at: number, back: (o: number) => number): boolean {
   if (f.ruleId !== g.ruleId || f.severity !== g.severity || f.message !== g.message || !f.unnecessary !== !g.unnecessary) return false;
   if (f.elsewhere?.length || g.elsewhere?.length) return false;

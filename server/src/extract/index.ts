@@ -404,8 +404,11 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
   let last: ExtractResult = { sites: [] };
   const stats = { full: 0, incremental: 0 };
   const lastUpdate: { update: 'incremental' | 'full'; reparsed: number } = { update: 'full', reparsed: 0 };
-  /** Whether `text` has no minified line (`precheck`), and the span of the edit to check alone then. */
-  const minified: { free: boolean; window?: Span } = { free: false };
+  /**
+   * Whether the text `of` has no minified line (`precheck`), and the span of the edit to check alone then (only when
+   * `of` is the text the edit starts from: an extraction that threw leaves `text` at the version before).
+   */
+  const minified: { free: boolean; window?: Span; of?: string } = { free: false };
 
   const drop = () => {
     tsDoc = undefined;
@@ -442,8 +445,9 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
     update(newText: string, changes?: TextChange[]): ExtractResult {
       if (newText === text) return last;
       const span = text !== undefined ? changedSpan(text, newText, changes) : undefined;
-      minified.window = minified.free && span ? span : undefined;
+      minified.window = minified.free && minified.of === text && span ? span : undefined;
       const ready = precheck(newText, host, languageId, opts, minified);
+      minified.of = newText;
       if ('sites' in ready || ready.notLinted) {
         // Skipped, or minified lines blanked out (rare): a full extraction, no state kept for the next update.
         drop();
