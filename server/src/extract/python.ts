@@ -275,6 +275,12 @@ class PyExtractor {
     const diff = span.newEnd - span.oldEnd;
     const old = new Map(state.units.map((u) => [`${u.start}:${u.end}`, u]));
     const map = (o: number) => (o >= span.oldEnd ? o + diff : o);
+    // The same environment statements elsewhere: a re-parse of broken code can swallow one far from the edit into an
+    // ERROR (or give one back), and the statements that read its names would keep what they read.
+    const envAt = new Set<string>();
+    for (const u of units) if (u.env) envAt.add(`${u.start}:${u.end}`);
+    for (const u of state.units) if (u.env && !envAt.delete(`${map(u.start)}:${map(u.end)}`)) return undefined;
+    if (envAt.size) return undefined;
     return units.map((u) => {
       if (u.env || touches(u.start, u.end, span.start, span.newEnd)) return false;
       const back = (o: number) => (o >= span.newEnd ? o - diff : o);

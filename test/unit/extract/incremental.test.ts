@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { strict as assert } from 'node:assert';
 import { createDocumentExtractor, ensureParser, extract, initParsers, languageIdForPath, TextChange } from '../../../server/src/extract';
 import { Language, Parser } from 'web-tree-sitter';
@@ -90,6 +92,15 @@ def c():
       // M is no request of its own: c still takes it.
       assert.ok(!got.sites.some((site) => site.range.start === text.indexOf('{"TableName"')));
     }
+  });
+
+  it('python: an environment statement far from the edit that the re-parse swallows into an ERROR makes every statement be read again (its readers kept what they read: found by review, random edits of broken code)', () => {
+    const { prev, next } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/incremental/python-env-swallowed.json'), 'utf8')) as { prev: string; next: string };
+    const doc = createDocumentExtractor('python');
+    doc.update(prev);
+    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(next))), JSON.parse(JSON.stringify(extract(next, 'python'))));
+    // And back.
+    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(prev))), JSON.parse(JSON.stringify(extract(prev, 'python'))));
   });
 
   it('python: a module-level constant tree-sitter wraps in an ERROR (a stray `}` typed after it) is still part of the environment: an edit inside it moves what its readers hold', () => {
