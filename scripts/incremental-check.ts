@@ -24,6 +24,7 @@ import { ensureParser, languageIdForPath, resolveLanguageId } from '../server/sr
 import { DEFAULT_SETTINGS, type DynalintSettings } from '../server/src/protocol/settings';
 import type { Finding } from '../server/src/rules/types';
 import { DynalintService } from '../server/src/service';
+import { rng } from '../test/support/rng';
 
 interface CorpusRef {
   repo: string;
@@ -49,18 +50,6 @@ const DUMP = arg('--dump');
 const CACHE = resolve(arg('--cache') ?? process.env.DYNALINT_CORPUS_CACHE ?? '/work/.corpus-cache');
 
 const SETTINGS: DynalintSettings = { ...DEFAULT_SETTINGS, maxFileSize: 64 * 1024 * 1024 };
-
-/** mulberry32: a small seeded generator, so a run (and a mismatch) can be repeated exactly. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A seed per file (its name hashed with --seed), so one file can be re-run alone with --only. */
 function fileSeed(name: string): number {

@@ -9,17 +9,7 @@ import { treeParser } from '../../../server/src/extract/treehost';
 import { runRules } from '../../../server/src/rules';
 import { goFile, goFlowFile, javaFile, javaFlowFile } from './generate';
 import { assertNothingShared } from '../extract/support';
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../support/rng';
 
 const strip = (x: unknown) => JSON.parse(JSON.stringify(x));
 

@@ -22,6 +22,7 @@ import { runRules } from '../../../server/src/rules';
 import { applyEdits } from '../../../server/src/rules/edit';
 import type { Finding } from '../../../server/src/rules/types';
 import { DynalintService } from '../../../server/src/service';
+import { rng } from '../../support/rng';
 
 const DIR = join(__dirname, '..', '..', 'fixtures', 'realworld');
 
@@ -69,18 +70,6 @@ function lint(text: string, languageId: string): { sites: RequestSite[]; finding
 const show = (text: string, f: Finding) => `${f.ruleId}:${f.severity}@${text.slice(f.range.start, f.range.end)}`;
 const sorted = (xs: string[]) => [...xs].sort();
 const siteId = (s: RequestSite) => `${s.api}@${s.range.start}-${s.range.end}`;
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failing prefix can be reproduced. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Cut points: every line end, plus random offsets (the same ones on every run). */
 function cuts(text: string, seed: number, random = 120): number[] {
