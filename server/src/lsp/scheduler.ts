@@ -27,6 +27,11 @@ export class LintScheduler {
     this.kick();
   }
 
+  /** A lint is running or waiting for its turn. */
+  get busy(): boolean {
+    return this.running || this.pending.size > 0;
+  }
+
   cancel(uri: string): void {
     this.pending.delete(uri);
   }

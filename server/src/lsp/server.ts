@@ -17,7 +17,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { appendFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ import { FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, 
 import { validationCacheStats } from '../rules/expression-rules';
 import type { DynalintSettings } from '../protocol/settings';
 import { DynalintService } from '../service';
+import { IdleTrim, idleTrimTiming } from './idle-trim';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
 import { WorkspaceTables } from './tables';
@@ -82,9 +83,10 @@ export function startServer(connection: Connection): ServerHandle {
     return loadConfig(dirname(path), { stopDir }).rules;
   }
 
-  /** Wrap a handler: log and answer `empty` when it throws or rejects. */
+  /** Wrap a handler: log and answer `empty` when it throws or rejects. Every message but stats is activity (idle trim). */
   function guard<P extends unknown[], R>(name: string, empty: R, fn: (...args: P) => R | Promise<R>) {
     return async (...args: P): Promise<R> => {
+      if (name !== 'dynalint/stats') trim.activity();
       try {
         const r = await fn(...args);
         if (logFile) toFile(`${name} ${describeParams(args[0])} -> ${describeResult(r)}`);
@@ -112,12 +114,14 @@ export function startServer(connection: Connection): ServerHandle {
     const diagnostics = service.diagnostics(doc, s);
     void connection.sendDiagnostics({ uri, version, diagnostics });
     reportLint(doc, s, diagnostics);
+    trim.linted();
   }
 
   /** Diagnostics of a document version, reported to the client's status bar (`dynalint/linted`). */
   function lint(doc: TextDocument, s: DynalintSettings): Diagnostic[] {
     const diagnostics = service.diagnostics(doc, s);
     reportLint(doc, s, diagnostics);
+    trim.linted();
     return diagnostics;
   }
 
@@ -133,6 +137,16 @@ export function startServer(connection: Connection): ServerHandle {
   }
 
   const scheduler = new LintScheduler(lintAndPublish, (uri, e) => log(`lint of ${uri} failed: ${(e as Error)?.stack ?? String(e)}`));
+  // After a lint that grew V8's young generation (> 8 MB committed), scavenges while idle let V8 shrink it (idle-trim.ts).
+  const trim = new IdleTrim({
+    ...idleTrimTiming(process.env.DYNALINT_IDLE_TRIM_MS),
+    thresholdBytes: 8 * 1048576,
+    newSpaceBytes,
+    minorGc: () => gcFunction()({ type: 'minor' }),
+    busy: () => scheduler.busy,
+    onFinish: (shrunk, t, pauses) =>
+      log(`idle trim: new space ${(t.newSpaceBefore / 1048576).toFixed(0)} -> ${(t.newSpaceAfter / 1048576).toFixed(0)} MB${shrunk ? '' : ' (gave up)'} after ${t.gcs} scavenge(s) of ${pauses.map((p) => p.toFixed(1)).join(', ')} ms`),
+  });
 
   /** Relint every open document (push) or ask the client to pull again. */
   function relintAll(): void {
@@ -197,15 +211,18 @@ export function startServer(connection: Connection): ServerHandle {
   );
 
   documents.onDidOpen((e) => {
+    trim.activity();
     toFile(`didOpen ${e.document.uri} v${e.document.version}`);
     if (!pullDiagnostics) scheduler.request(e.document.uri);
     tables.documentOpened(e.document.uri);
   });
   documents.onDidChangeContent((e) => {
+    trim.activity();
     tables.documentChanged(e.document);
     if (!pullDiagnostics) scheduler.request(e.document.uri);
   });
   documents.onDidClose((e) => {
+    trim.activity();
     toFile(`didClose ${e.document.uri}`);
     const uri = e.document.uri;
     scheduler.cancel(uri);
@@ -303,6 +320,8 @@ export function startServer(connection: Connection): ServerHandle {
         heapTotalBytes: m.heapTotal,
         externalBytes: m.external,
         rssBytes: m.rss,
+        newSpaceBytes: newSpaceBytes(),
+        idleTrim: trim.stats(),
         codeCache: codeCacheStates(),
       };
     }),
@@ -329,8 +348,24 @@ function describeResult(r: unknown): string {
   return r === null || r === undefined ? 'empty' : typeof r;
 }
 
-/** A full garbage collection, for `dynalint/stats` measurements (the documented V8 flag, enabled for this one call). */
+type GcFunction = (options?: { type?: 'minor' | 'major' }) => void;
+let gcFn: GcFunction | undefined;
+
+/** V8's `gc` (the documented flag, enabled at run time; a new context gets the function), obtained once. */
+function gcFunction(): GcFunction {
+  if (!gcFn) {
+    setFlagsFromString('--expose-gc');
+    gcFn = runInNewContext('gc') as GcFunction;
+  }
+  return gcFn;
+}
+
+/** A full garbage collection, for `dynalint/stats` measurements. */
 function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  gcFunction()();
+}
+
+/** V8's committed new space (both semi-spaces), bytes. */
+function newSpaceBytes(): number {
+  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }

@@ -78,8 +78,26 @@ export interface ServerStats {
   /** Memory outside the V8 heap that V8 accounts for (buffers, wasm memory). */
   externalBytes: number;
   rssBytes: number;
+  /** V8's committed young generation (new space), from `v8.getHeapSpaceStatistics()`. */
+  newSpaceBytes?: number;
+  /** The idle memory trim (lsp/idle-trim.ts): scavenges run while idle so V8 gives back the new space a lint grew. */
+  idleTrim?: IdleTrimStats;
   /** Scripts loaded through a V8 code cache (the TypeScript compiler, io/code-cache.ts): how each was loaded. */
   codeCache?: { file: string; loaded: string; reason?: string; written: boolean }[];
+}
+
+export interface IdleTrimStats {
+  /** Trims that ended with new space back at or under the threshold. */
+  trims: number;
+  /** Trims that stopped after their bounded number of scavenges with new space still above it. */
+  givenUp: number;
+  /** Trims cancelled after their first scavenge by a message or a lint (started over once the server is quiet). */
+  cancelled: number;
+  /** Scavenges run by the trim, and the pause of the last ones (ms). */
+  gcs: number;
+  pausesMs: number[];
+  /** The last finished trim: its scavenges, new space committed before and after (bytes). */
+  last?: { gcs: number; newSpaceBefore: number; newSpaceAfter: number };
 }
 
 /** Command ids registered by the client (package.json `contributes.commands`). */

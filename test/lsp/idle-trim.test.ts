@@ -1,0 +1,59 @@
+/**
+ * The idle memory trim in the running server: after a lint that grew V8's young generation, the server, once idle,
+ * runs scavenges until V8 gives new space back (`dynalint/stats` newSpaceBytes under the 8 MB threshold), and the
+ * diagnostics of later edits are what they were. The idle delay is 20 ms here (DYNALINT_IDLE_TRIM_MS); the test waits
+ * for the server's "idle trim" log line (an event), never for time.
+ */
+import assert from 'node:assert/strict';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { type ServerStats, StatsRequest } from '../../server/src/protocol/lsp';
+import { tsFile } from '../../scripts/bench/extract';
+import { LspClient } from '../support/lsp-client';
+
+const MB = 1048576;
+const key = (ds: Diagnostic[]) => ds.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${String(d.code)} ${d.message}`);
+
+describe('lsp: idle memory trim', function () {
+  this.timeout(180_000);
+  let saved: string | undefined;
+  before(() => {
+    saved = process.env.DYNALINT_IDLE_TRIM_MS;
+    process.env.DYNALINT_IDLE_TRIM_MS = '20';
+  });
+  after(() => {
+    if (saved === undefined) delete process.env.DYNALINT_IDLE_TRIM_MS;
+    else process.env.DYNALINT_IDLE_TRIM_MS = saved;
+  });
+
+  it('gives the young generation back once idle after a big lint, and later edits lint the same', async () => {
+    const client = await LspClient.start();
+    try {
+      const stats = () => client.connection.sendRequest<ServerStats>(StatsRequest);
+      const text = tsFile(2000);
+      const uri = 'file:///w/big.ts';
+      await client.open(uri, 'typescript', text);
+      const first = await client.diagnosticsFor(uri, 1, 120_000);
+      const line = await client.waitFor(() => client.logs.find((l) => l.startsWith('idle trim:')), 'the idle trim', 120_000);
+      assert.doesNotMatch(line, /gave up/);
+      const s = await stats();
+      assert.equal(s.idleTrim?.trims, 1);
+      assert.ok(s.idleTrim.last && s.idleTrim.last.newSpaceBefore > 8 * MB, `new space before ${s.idleTrim.last?.newSpaceBefore}`);
+      assert.ok(s.newSpaceBytes !== undefined && s.newSpaceBytes <= 8 * MB, `new space after ${s.newSpaceBytes}`);
+      // An edit after the trim lints as a fresh server lints the same text; its undo gives the first findings back.
+      const at = text.indexOf('#likes + :one') + 1;
+      const edited = await client.diagnosticsFor(uri, await client.edit(uri, at, at + 5, 'views'), 120_000);
+      const fresh = await LspClient.start();
+      try {
+        await fresh.open(uri, 'typescript', client.text(uri));
+        assert.deepEqual(key(edited), key(await fresh.diagnosticsFor(uri, 1, 120_000)));
+      } finally {
+        await fresh.stop();
+      }
+      assert.notDeepEqual(key(edited), key(first), 'the edit changes a finding');
+      const undone = await client.diagnosticsFor(uri, await client.edit(uri, at, at + 5, 'likes'), 120_000);
+      assert.deepEqual(key(undone), key(first));
+    } finally {
+      await client.stop();
+    }
+  });
+});
