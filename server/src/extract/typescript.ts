@@ -71,6 +71,12 @@ interface Unit {
   deferred: Candidate[];
   /** Largest document offset its sites mention (they may point into constants elsewhere). */
   maxRef: number;
+  /**
+   * `const x = {...}` after a member edit that parsed only the member (`TsDocument.memberEdit`): `sf`, `decls` (the
+   * declaration other statements read) are of the statement's text before the edit; the first read of one of its
+   * declarations parses the statement again (`Env.refresh`). Its boundaries, sites and members are current.
+   */
+  stale?: boolean;
 }
 
 interface Decl {
@@ -206,6 +212,21 @@ function hasShapeKey(o: ts.ObjectLiteralExpression): boolean {
 }
 
 /**
+ * Whether `candidate` may make a site of a module-level `const x = {...}` (deferred to the document): the declaration
+ * is typed, or the literal has a key that is or may be `TableName` (a spread, a computed key). Otherwise it never does
+ * (an untyped plain candidate needs a `TableName` of its own), whatever the values: nothing to evaluate at each edit.
+ */
+function mayHoldTableName(d: ts.VariableDeclaration): boolean {
+  if (d.type) return true;
+  const o = unwrap(d.initializer!) as ts.ObjectLiteralExpression;
+  for (const p of o.properties) {
+    const n = p.name;
+    if (!n || !(ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isPrivateIdentifier(n)) || n.text === 'TableName') return true;
+  }
+  return false;
+}
+
+/**
  * The value of a transaction entry's action key (`{ Update: {...} }`): one action of a transaction built elsewhere, not
  * a request sent on its own; inside a function such a literal is no request by shape (its transaction is unknown).
  */
@@ -223,6 +244,8 @@ interface Env {
   usesLib: boolean;
   /** Module-level wrappers taking a request input: `function update(params: UpdateCommandInput)` -> its typed parameters. */
   wrappers: Map<string, { index: number; type: ts.TypeNode }[]>;
+  /** Brings a `stale` unit's parse and declarations up to the document's text (swapped in `decls` in place). */
+  refresh?: (u: Unit) => void;
 }
 
 export function scriptKind(languageId: string): ts.ScriptKind {
@@ -863,7 +886,9 @@ class UnitExtractor {
     // `= {...} satisfies XInput` is already a typed candidate of its own.
     if ((ts.isSatisfiesExpression(init) || ts.isAsExpression(init)) && this.typeInfo(init.type)) return;
     const c = { node: d, fn };
-    if (topLevel) this.deferred.push(c);
+    if (topLevel) {
+      if (mayHoldTableName(d)) this.deferred.push(c);
+    }
     else (d.type && this.typeInfo(d.type) ? this.typed : this.plain).push(c);
   }
 
@@ -1350,6 +1375,12 @@ class UnitExtractor {
     let best: Decl | undefined;
     for (const d of mod) if (d.pos + d.unit.delta <= at) best = d;
     best ??= mod[0];
+    if (best.unit.stale && this.env.refresh) {
+      // Its declaration starts before the member edits that made it stale: the same document offset after the refresh.
+      const k = mod.indexOf(best);
+      this.env.refresh(best.unit);
+      best = mod[k];
+    }
     if (best.unit === this.unit) this.readsItself = true;
     else {
       this.deps.add(best.unit);
@@ -1810,7 +1841,7 @@ function membersOf(u: Unit, x: UnitExtractor): Members | undefined {
   if (!c || x.boundRequire || x.readsItself || x.flowUsed * 2 >= FLOW_BUDGET) return undefined;
   // Deferred to the document: for a declaration only its own literal (a request if no statement consumes it), made
   // again from the new parse after a member edit.
-  if (c.decl ? u.deferred.length !== 1 || u.deferred[0].node !== c.decl : u.deferred.length) return undefined;
+  if (c.decl ? u.deferred.length > 1 || (u.deferred.length === 1 && u.deferred[0].node !== c.decl) : u.deferred.length) return undefined;
   const sf = u.sf;
   const list: Member[] = [];
   for (const m of c.members) {
@@ -2011,6 +2042,11 @@ export class TsDocument {
   lastReparsed = 0;
   /** Whether the last `update` re-parsed one member of a class body or object literal alone (`memberEdit`). */
   lastMember = false;
+  /** How many characters the last `update` handed to the parser (tests: a member edit parses the member alone). */
+  lastParsedChars = 0;
+  /** A stale unit's statement did not parse again (`refresh`): the update is done by a full extraction instead. */
+  private refreshFailed = false;
+  private readonly refresher = (u: Unit) => this.refresh(u);
 
   /** @param chunkChars documents longer than twice this are parsed chunk by chunk (tests lower it). */
   constructor(
@@ -2028,6 +2064,7 @@ export class TsDocument {
     const lite = liteSource(sf.text);
     this.units = sf.statements.map((stmt) => newUnit(lite, 0, stmt));
     this.env = buildEnv(this.units, this.host);
+    this.env.refresh = this.refresher;
     for (const u of this.units) this.extractUnit(u);
     this.lastReparsed = this.units.length;
     return this.collect();
@@ -2036,9 +2073,40 @@ export class TsDocument {
   /** Sites of the new text, given the one span that changed (see `changedSpan`). */
   update(text: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] {
     this.lastMember = false;
-    const sites = this.units.length && !this.flattened ? this.incremental(text, span) : undefined;
+    this.lastParsedChars = 0;
+    this.refreshFailed = false;
+    let sites = this.units.length && !this.flattened ? this.incremental(text, span) : undefined;
+    if (this.refreshFailed) {
+      sites = undefined;
+      this.lastMember = false;
+    }
     this.lastWasIncremental = !!sites;
     return sites ?? this.full(text);
+  }
+
+  /**
+   * Parse a `stale` unit's statement again from the document's text (at its current place: callers keep `this.text`
+   * and the units' offsets in step), its declarations swapped in the environment in place and its members' records
+   * moved to the new parse's coordinates. On failure the unit stays stale and the update falls back to a full extraction.
+   */
+  private refresh(u: Unit): void {
+    const members = u.members;
+    const at = u.pos + u.delta;
+    const by = u.delta - at;
+    if (!this.reparseInPlace(u, this.text, at)) {
+      this.refreshFailed = true;
+      return;
+    }
+    u.stmt = undefined;
+    if (members && by) {
+      for (const p of [members.rest, ...members.list]) shiftPart(p, -Infinity, by);
+      for (const o of members.list) {
+        o.pos += by;
+        o.end += by;
+        o.start += by;
+      }
+      for (const d of members.declsAt) d.at += by;
+    }
   }
 
   /**
@@ -2051,6 +2119,7 @@ export class TsDocument {
    */
   private fullChunked(text: string): RequestSite[] | undefined {
     const env = emptyEnv();
+    env.refresh = this.refresher;
     this.env = env;
     const setAt = new Map<string, number>();
     const units: Unit[] = [];
@@ -2116,6 +2185,7 @@ export class TsDocument {
     const sf = parsed ?? this.parseRegion(ownCopy(text.slice(at, at + u.end - u.pos)), false);
     if (!sf || sf.statements.length !== 1) return false;
     const before = u.decls;
+    u.stale = false;
     u.sf = liteSource(sf.text);
     u.delta = at;
     u.stmt = sf.statements[0];
@@ -2172,6 +2242,7 @@ export class TsDocument {
 
   /** Parse a region of the document on its own: its statements, or undefined when that could differ from a full parse. */
   private parseRegion(text: string, toEnd: boolean): ts.SourceFile | undefined {
+    this.lastParsedChars += text.length;
     let sf: ts.SourceFile;
     try {
       sf = ts.createSourceFile('file', text, ts.ScriptTarget.Latest, false, scriptKind(this.languageId));
@@ -2226,8 +2297,12 @@ export class TsDocument {
     let mu: Unit;
     let node: ts.Node | undefined;
     let root: MemberSeed['root'];
-    if (ms.kind === 'var') {
-      for (let q = 0; q < this.units.length; q++) if (q !== k && this.units[q].deps.has(u)) return undefined;
+    // `const x = {...}` whose literal is deferred to the document (it may be a request): parsed again whole, that
+    // literal from the new parse. Otherwise the member is parsed alone, as in `x = {...}`, and the statement is left
+    // `stale` (parsed again when another statement reads its declaration: none does now).
+    const whole = ms.kind === 'var' && u.deferred.length > 0;
+    if (ms.kind === 'var') for (let q = 0; q < this.units.length; q++) if (q !== k && this.units[q].deps.has(u)) return undefined;
+    if (whole) {
       if (continuesPrevious(newText, stmtEnd) && k < this.units.length - 1) return undefined;
       const sf = this.parseRegion(ownCopy(newText.slice(stmtStart, stmtEnd)), false);
       const st = sf?.statements.length === 1 ? sf.statements[0] : undefined;
@@ -2241,12 +2316,13 @@ export class TsDocument {
       const text = ownCopy(newText.slice(at, oldEnd + diff));
       // A class member not closed by `;` or a body could run into the next one.
       if (ms.kind === 'class' && !/[;}]$/.test(text) && continuesPrevious(newText, oldEnd + diff)) return undefined;
-      const [open, close] = MEMBER_WRAP[ms.kind];
+      const kind = ms.kind === 'var' ? 'object' : ms.kind;
+      const [open, close] = MEMBER_WRAP[kind];
       const sf = this.parseRegion(open + text + close, false);
       if (!sf || sf.statements.length !== 1) return undefined;
       const st = sf.statements[0];
       const nodes =
-        ms.kind === 'class' ? (ts.isClassDeclaration(st) ? st.members : undefined)
+        kind === 'class' ? (ts.isClassDeclaration(st) ? st.members : undefined)
         : ts.isExpressionStatement(st) && ts.isParenthesizedExpression(st.expression) && ts.isObjectLiteralExpression(st.expression.expression) ? st.expression.expression.properties
         : undefined;
       node = nodes?.length === 1 && nodes[0].pos === open.length && nodes[0].end === open.length + text.length ? nodes[0] : undefined;
@@ -2265,7 +2341,7 @@ export class TsDocument {
     const sites = x.run();
     if (x.deferred.length || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET || x.deps.has(u)) return undefined;
     // The unit's coordinates after the edit: a declaration's statement parsed again starts its own text.
-    const delta = ms.kind === 'var' ? stmtStart : d0;
+    const delta = whole ? stmtStart : d0;
     const part = emptyPart();
     fillParts(x, delta, () => part);
     part.decls.sort();
@@ -2277,6 +2353,7 @@ export class TsDocument {
 
     // Commit: move the other statements (and this one's other members), swap the member's record and sites.
     this.moveUnits(k, k, oldEnd, diff);
+    this.text = newText;
     const kept: RequestSite[] = [];
     for (const s of u.sites) if (s.range.start < at || s.range.start >= oldEnd) kept.push(s);
     if (diff !== 0) {
@@ -2304,7 +2381,7 @@ export class TsDocument {
     ms.declsAt = declsAt;
     ms.list[ms.list.indexOf(m)] = { ...part, pos: m.pos + rebase, end: m.end + diff + rebase, start: node.getStart(mu.sf) + mu.delta - delta, head: m.head };
     ms.budget += x.flowUsed;
-    if (ms.kind === 'var') {
+    if (whole) {
       // The declaration other statements read, and the literal deferred to the document, from the new parse.
       const before = u.decls;
       for (const d of mu.decls) d.unit = u;
@@ -2318,7 +2395,10 @@ export class TsDocument {
       u.pos = mu.stmt!.pos;
       u.end = mu.stmt!.end;
       u.deferred = [{ node: (mu.stmt as ts.VariableStatement).declarationList.declarations[0], fn: undefined }];
-    } else u.end += diff;
+    } else {
+      u.end += diff;
+      if (ms.kind === 'var') u.stale = true;
+    }
     // The member's calls of other members' helpers: forwarded from those members' sites as they are now.
     const calls: CallRec[] = [];
     const fns = new Map<string, Fn[]>();
@@ -2412,6 +2492,8 @@ export class TsDocument {
     }
     // Commit: move the other statements, swap the touched statements' declarations for the new ones.
     this.moveUnits(i, j, regionEndOld, diff);
+    // From here on a stale unit's statement is read from the new text (`refresh`), at its moved offsets.
+    this.text = newText;
     for (let k = 0; k < oldDecls.length; k++) {
       const arr = this.env.decls.get(oldDecls[k].name)!;
       arr[arr.indexOf(oldDecls[k])] = newDecls[k];

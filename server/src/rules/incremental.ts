@@ -86,6 +86,23 @@ export interface SiteEntry {
   hi: number;
   /** The shared-source answers the findings were built from (reused only while each still holds). */
   deps?: SharersAnswer[];
+  /**
+   * The findings' `unless` (for the rule's `dropIf`), parallel to `findings` (per pair, per finding), when any has one:
+   * kept apart so that a finding handed out is in its final form (`Finalize`: severity set, no `unless`).
+   */
+  unless?: (unknown[] | undefined)[];
+  /** Whether one of the entry's rules gave two findings with one start offset (then repeats are looked for inside it). */
+  dup?: boolean;
+}
+
+/**
+ * Findings are kept and handed out in their final form (run.ts: the severity resolved for the rule, `unless` left
+ * out): `apply` is asked once per finding computed, and everything cached is dropped when `key` (the severities)
+ * changes.
+ */
+export interface Finalize {
+  key: string;
+  apply(k: number, f: SiteFinding): SiteFinding;
 }
 
 /**
@@ -211,9 +228,11 @@ export class RuleCache {
     failed: Map<string, unknown>,
     timings?: Map<string, number>,
     dropIf?: (k: number, unless: unknown) => boolean,
+    finalize?: Finalize,
   ): SiteFinding[][] {
     const { text, sites } = ctx;
-    const key = documentKey(this.idsOf(rules), ctx);
+    let key = documentKey(this.idsOf(rules), ctx);
+    if (key !== undefined && finalize) key += `\u0000${finalize.key}`;
     const entries = this.entries;
     if (key === undefined || key !== this.key) {
       // Nothing cached is reused; the entries still tell which sites the last run had.
@@ -293,23 +312,50 @@ export class RuleCache {
     stats.computed = stats.reused = stats.volatile = stats.dependent = 0;
     const out: SiteFinding[][] = rules.map(() => []);
     // Findings handed out, by rule and start offset (one number: start * rules + rule), the first one alone, more in an
-    // array: a repeat (same rule, range, message) is left out.
+    // array: a repeat (same rule, range, message) is left out. Built only once a finding starts at or before the
+    // largest start handed out by an entry before (`fast` until then): before that, a repeat can only be one of the
+    // same entry's (looked for among its rule's findings handed out from this entry, `base`). Sites whose findings
+    // lie in their own lines, in order (most documents), never need the map.
     const seen = new Map<number, SiteFinding | SiteFinding[]>();
     const width = rules.length;
+    let fast = true;
+    let maxStart = -Infinity;
+    const index = () => {
+      fast = false;
+      for (let k = 0; k < out.length; k++)
+        for (const f of out[k]) {
+          const key = f.range.start * width + k;
+          const at = seen.get(key);
+          if (at === undefined) seen.set(key, f);
+          else if (Array.isArray(at)) at.push(f);
+          else seen.set(key, [at, f]);
+        }
+    };
     const emit = (entry: SiteEntry) => {
+      let entryMax = -Infinity;
       for (let j = 0; j < entry.findings.length; j++) {
         const k = entry.findings[j][0];
+        const mine = out[k];
+        const base = mine.length;
+        const unless = entry.unless?.[j];
         for (let i = 0; i < entry.findings[j][1].length; i++) {
           let f = entry.findings[j][1][i];
           const p = entry.pending;
           const start = p ? movedOffset(f.range.start, p) : f.range.start;
           const end = p ? movedOffset(f.range.end, p) : f.range.end;
+          if (fast && start <= maxStart) index();
           const key = start * width + k;
-          const at = seen.get(key);
-          if (at !== undefined && repeats(at, end, f)) continue;
-          if (f.unless !== undefined && dropIf) {
+          let at: SiteFinding | SiteFinding[] | undefined;
+          if (fast) {
+            if (entry.dup && repeatsIn(mine, base, start, end, f)) continue;
+          } else {
+            at = seen.get(key);
+            if (at !== undefined && repeats(at, end, f)) continue;
+          }
+          const u = unless?.[i];
+          if (u !== undefined && dropIf) {
             try {
-              if (dropIf(k, f.unless)) continue;
+              if (dropIf(k, u)) continue;
             } catch (e) {
               if (!failed.has(rules[k].id)) failed.set(rules[k].id, e);
               continue;
@@ -319,12 +365,15 @@ export class RuleCache {
             settle(entry);
             f = entry.findings[j][1][i];
           }
-          if (at === undefined) seen.set(key, f);
+          if (fast) {
+            if (start > entryMax) entryMax = start;
+          } else if (at === undefined) seen.set(key, f);
           else if (Array.isArray(at)) at.push(f);
           else seen.set(key, [at, f]);
-          out[k].push(f);
+          mine.push(f);
         }
       }
+      if (entryMax > maxStart) maxStart = entryMax;
     };
     for (let n = 0; n < sites.length; n++) {
       const site = sites[n];
@@ -360,12 +409,24 @@ export class RuleCache {
         shared: () => tracked,
       };
       const findings: [number, SiteFinding[]][] = [];
+      let unless: (unknown[] | undefined)[] | undefined;
+      let dup = false;
       rules.forEach((rule, k) => {
         const t0 = timings ? performance.now() : 0;
         try {
           const found = rule.site!(siteCtx, site);
+          if (!found.length) return;
           // Copied: a rule may hand out a node's own Range object, which the extractor moves in place on the next edit.
-          if (found.length) findings.push([k, found.map(snapshot)]);
+          const list = new Array<SiteFinding>(found.length);
+          let u: unknown[] | undefined;
+          for (let i = 0; i < found.length; i++) {
+            const f = found[i];
+            if (f.unless !== undefined) (u ??= new Array<unknown>(found.length))[i] = f.unless;
+            list[i] = finalize ? finalize.apply(k, snapshot(f)) : snapshot(f);
+            for (let x = 0; x < i && !dup; x++) if (found[x].range.start === f.range.start) dup = true;
+          }
+          if (u) (unless ??= [])[findings.length] = u;
+          findings.push([k, list]);
         } catch (e) {
           if (!failed.has(rule.id)) failed.set(rule.id, e);
           volatile = true;
@@ -377,11 +438,11 @@ export class RuleCache {
       let entry: SiteEntry;
       if (volatile) {
         stats.volatile++;
-        entry = newEntry(findings, [], -1, undefined, run, Infinity, -Infinity, undefined, true);
+        entry = newEntry(findings, [], -1, undefined, run, Infinity, -Infinity, undefined, true, unless, dup);
       } else {
         const windows = windowsOf(text, site, findings);
         const { lo, hi } = bounds(windows);
-        entry = newEntry(findings, windows, lastOffset(findings), firstOffset(findings), run, lo, hi, deps.length ? deps : undefined, false);
+        entry = newEntry(findings, windows, lastOffset(findings), firstOffset(findings), run, lo, hi, deps.length ? deps : undefined, false, unless, dup);
       }
       entries.set(site, entry);
       olds[n] = entry;
@@ -406,8 +467,10 @@ function newEntry(
   hi: number,
   deps: SharersAnswer[] | undefined,
   volatile: boolean,
+  unless: SiteEntry['unless'],
+  dup: boolean,
 ): SiteEntry {
-  return { findings, windows, last, first, pending: undefined, volatile, ok: false, run, lo, hi, deps };
+  return { findings, windows, last, first, pending: undefined, volatile, ok: false, run, lo, hi, deps, unless, dup };
 }
 
 /**
@@ -509,6 +572,15 @@ function repeats(at: SiteFinding | readonly SiteFinding[], end: number, f: SiteF
     return g.range.end === end && g.ruleId === f.ruleId && g.message === f.message;
   }
   for (const g of at as readonly SiteFinding[]) if (g.range.end === end && g.ruleId === f.ruleId && g.message === f.message) return true;
+  return false;
+}
+
+/** Whether a finding (at `start`..`end`) repeats one of `list` from `base` on (handed out by the same entry). */
+function repeatsIn(list: readonly SiteFinding[], base: number, start: number, end: number, f: SiteFinding): boolean {
+  for (let i = base; i < list.length; i++) {
+    const g = list[i];
+    if (g.range.start === start && g.range.end === end && g.ruleId === f.ruleId && g.message === f.message) return true;
+  }
   return false;
 }
 

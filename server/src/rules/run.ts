@@ -6,10 +6,10 @@ import type { Range, RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
 import { agreeingOnAlternatives } from './alternatives';
 import { lineBreakOf, withLineBreaks } from './edit';
-import type { RuleCache } from './incremental';
+import type { Finalize, RuleCache } from './incremental';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
 import { SharedSource, type TrackedSource, consistentForSharers, sharedSource } from './shared';
-import type { Finding, Rule, RuleFinding, Severity, SeveritySetting } from './types';
+import type { Finding, Rule, RuleFinding, Severity, SeveritySetting, SiteFinding } from './types';
 import { unusedSuppression } from './unused-suppression';
 
 export interface RunConfig {
@@ -55,6 +55,33 @@ function dropSuperseded(findings: Finding[]): Finding[] {
     const by = SUPERSEDED_BY[f.ruleId];
     return !by || !findings.some((g) => g.ruleId === by && g.range.start < f.range.end && f.range.start < g.range.end);
   });
+}
+
+/**
+ * One rule's findings, in order: `unique` when no two share rule, range and message already (the rule cache's lists).
+ * The steps below work per block where a block's rule decides (superseded ids, dedupe: both per rule id), so findings
+ * of rules neither step concerns are not looked at one by one.
+ */
+interface Block {
+  id: string;
+  list: Finding[];
+  unique: boolean;
+}
+
+/** `dedupe(dropSuperseded(findings))` of the blocks' concatenation, when every block has a rule id of its own. */
+function keptOf(blocks: Block[]): Finding[] {
+  const out: Finding[] = [];
+  for (const b of blocks) {
+    let list = b.list;
+    const by = Object.prototype.hasOwnProperty.call(SUPERSEDED_BY, b.id) ? SUPERSEDED_BY[b.id] : undefined;
+    if (by) {
+      const over = blocks.filter((x) => x.id === by).flatMap((x) => x.list);
+      list = list.filter((f) => !over.some((g) => g.range.start < f.range.end && f.range.start < g.range.end));
+    }
+    if (!b.unique) list = dedupe(list);
+    for (let i = 0; i < list.length; i++) out.push(list[i]);
+  }
+  return out;
 }
 
 /**
@@ -122,6 +149,23 @@ interface Resolved {
   siteRules: Rule[];
   /** Every rule id of `rules`. */
   known: Set<string>;
+  /** The site rules' severities (and whether configured), as one string: the rule cache keeps findings with them. */
+  finalKey: string;
+}
+
+/** Per site rule of `active` (in order), its index in `active`. */
+function siteRuleIndex(active: readonly Rule[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < active.length; i++) if (active[i].site) out.push(i);
+  return out;
+}
+
+/** A site finding as the lint reports it: its severity set, without `unless` (the rule cache's `dropIf` data). */
+function finalOf(f: SiteFinding, severity: Severity): Finding {
+  if (f.unless === undefined) return { ...f, severity };
+  const rest = { ...f, severity };
+  delete rest.unless;
+  return rest;
 }
 
 /** The last resolution, with copies of the configurations it was made for (a document linted again has the same). */
@@ -134,7 +178,7 @@ const sameRules = (m: Record<string, SeveritySetting> | undefined, copy: [string
 function resolved(rules: readonly Rule[], config: RunConfig): Resolved {
   const last = lastResolved;
   if (last && last.rules.length === rules.length && last.rules.every((r, i) => r === rules[i]) && sameRules(config.fileRules, last.fileRules) && sameRules(config.settingsRules, last.settingsRules)) return last.out;
-  const out: Resolved = { enabled: new Set(), active: [], severities: [], fixed: new Set(), siteRules: [], known: new Set(rules.map((r) => r.id)) };
+  const out: Resolved = { enabled: new Set(), active: [], severities: [], fixed: new Set(), siteRules: [], known: new Set(rules.map((r) => r.id)), finalKey: '' };
   for (const rule of rules) {
     if (rule.id === UNUSED_SUPPRESSION) continue;
     const sev = resolveSeverity(rule, config);
@@ -146,6 +190,7 @@ function resolved(rules: readonly Rule[], config: RunConfig): Resolved {
     if (rule.site) out.siteRules.push(rule);
   }
   const copy = (m?: Record<string, SeveritySetting>) => (m ? Object.entries(m) : undefined);
+  out.finalKey = out.siteRules.map((r) => `${r.id}=${out.severities[out.active.indexOf(r)]}${out.fixed.has(r.id) ? '!' : ''}`).join(',');
   lastResolved = { rules: [...rules], fileRules: copy(config.fileRules), settingsRules: copy(config.settingsRules), out };
   return out;
 }
@@ -157,27 +202,23 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   const log = config.log ?? ((m: string) => console.error(m));
   const failure = (id: string, e: unknown) => log(`dynalint: rule ${id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   const timings = config.timings;
-  const findings: Finding[] = [];
-  const { enabled, active, severities, fixed: configuredIds, siteRules: cachedRules, known } = resolved(rules, config);
+  const { enabled, active, severities, fixed: configuredIds, siteRules: cachedRules, known, finalKey } = resolved(rules, config);
   const ctx = { text, sites, tables: config.tables, definitionProblems: config.definitionProblems };
-  // Site-local rules through the document's cache: per rule, its findings over the sites (reused or computed).
+  // Site-local rules through the document's cache: per rule, its findings over the sites (reused or computed), kept
+  // by the cache in their final form (severity resolved, `unless` left out: asked of the cache's `finalize` once per
+  // finding computed), so the findings of the sites handed back are not copied on every lint.
   const cache = config.cache;
   const siteRules = cache ? cachedRules : [];
   const failed = new Map<string, unknown>();
   // Asked only of findings that are no repeat of one kept (a constant shared by many requests gives as many copies).
   const dropIf = (k: number, unless: unknown) => siteRules[k].dropIf?.(ctx, unless) ?? false;
-  const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings, dropIf) : undefined;
+  const severityOf = (i: number, f: RuleFinding): Severity => (configuredIds.has(active[i].id) ? severities[i] : (('severity' in f ? f.severity : undefined) ?? severities[i]));
+  const siteIndex = cache ? siteRuleIndex(active) : [];
+  const finalize: Finalize = { key: finalKey, apply: (k, f) => finalOf(f, severityOf(siteIndex[k], f)) };
+  const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings, dropIf, finalize) : undefined;
+  const blocks: Block[] = [];
   for (let i = 0, k = 0; i < active.length; i++) {
     const rule = active[i];
-    const sev = severities[i];
-    const fixed = configuredIds.has(rule.id);
-    // A rule that throws reports nothing: its findings are kept only once it is done.
-    const mine: Finding[] = [];
-    const push = (f: RuleFinding) => {
-      const own = 'severity' in f ? f.severity : undefined;
-      const severity: Severity = fixed ? sev : (own ?? sev);
-      mine.push({ ...f, severity });
-    };
     // The site rules are the active ones with `site`, in the same order.
     const slot = perSite && rule.site ? k++ : undefined;
     const t0 = timings ? performance.now() : 0;
@@ -186,20 +227,14 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
         failure(rule.id, failed.get(rule.id));
         continue;
       }
-      // `dropIf` was asked by the cache (a rule whose dropIf threw is among the failed).
-      for (const f of perSite![slot]) {
-        if (f.unless === undefined) push(f);
-        else {
-          const rest = { ...f };
-          delete rest.unless;
-          push(rest);
-        }
-      }
-      for (const f of mine) findings.push(f);
+      // `dropIf` was asked by the cache (a rule whose dropIf threw is among the failed); no repeats (the cache's).
+      blocks.push({ id: rule.id, list: perSite![slot] as Finding[], unique: true });
     } else {
+      // A rule that throws reports nothing: its findings are kept only once it is done.
+      const mine: Finding[] = [];
       try {
-        for (const f of rule.check(ctx)) push(f);
-        for (const f of mine) findings.push(f);
+        for (const f of rule.check(ctx)) mine.push({ ...f, severity: severityOf(i, f) });
+        blocks.push({ id: rule.id, list: mine, unique: false });
       } catch (e) {
         failure(rule.id, e);
       }
@@ -208,7 +243,13 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   }
   // The post-steps never drop findings: one that throws withholds the fixes it could not check (never offers them).
   const unchecked = (step: string, e: unknown) => log(`dynalint: ${step} failed, their fixes are withheld: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-  let kept = dedupe(dropSuperseded(findings));
+  let kept: Finding[];
+  if (new Set(blocks.map((b) => b.id)).size === blocks.length) kept = keptOf(blocks);
+  else {
+    const findings: Finding[] = [];
+    for (const b of blocks) for (const f of b.list) findings.push(f);
+    kept = dedupe(dropSuperseded(findings));
+  }
   try {
     kept = withConsistentFixes(text, sites, kept, perSite ? cache?.shared : undefined);
   } catch (e) {
