@@ -9,6 +9,7 @@ import ts from 'typescript';
 import { Language, Parser } from 'web-tree-sitter';
 import { LspClient } from '../../test/support/lsp-client';
 import { initParsers } from '../../server/src/extract';
+import { type ServerStats, StatsRequest } from '../../server/src/protocol/lsp';
 import type { BenchRow } from '../bench';
 import { median, timeMs } from '../bench';
 import { TS_SHAPE_EDITS, middle, pyFile, tsFile, tsShapesFile } from './extract';
@@ -167,6 +168,19 @@ export async function pythonRows(): Promise<BenchRow[]> {
   return rows;
 }
 
+/** Poll `dynalint/stats` until the server's idle trim has finished once more than it had (deadline 60 s). */
+async function afterIdleTrim(client: LspClient): Promise<{ stats: ServerStats; waitedMs: number }> {
+  const stats = () => client.connection.sendRequest<ServerStats>(StatsRequest, {});
+  const done = (s: ServerStats) => (s.idleTrim ? s.idleTrim.trims + s.idleTrim.givenUp : 0);
+  const t0 = Date.now();
+  const before = done(await stats());
+  for (;;) {
+    const s = await stats();
+    if (done(s) > before || Date.now() - t0 > 60_000) return { stats: s, waitedMs: Date.now() - t0 };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** The server's resident memory with one 50,000-line TypeScript document open (analysed), next to an idle server's. */
 export async function memoryRows(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -200,6 +214,19 @@ export async function memoryRows(): Promise<BenchRow[]> {
       const open = (await stats()).rssBytes;
       const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
       rows.push({ area: 'lsp', name: `server RSS, 50,000-line TS open (${name})`, ours: mb(open), baseline: `idle server ${mb(idle)}`, ratio: open / idle, note: `aim <= 150 MB; ${compiler}` });
+      // The same server once idle: its idle trim (lsp/idle-trim.ts) runs scavenges until V8 gives back the new space
+      // the lint grew. Polled (dynalint/stats, every 250 ms: allocates little) until the trim reports, with a deadline.
+      const trimmed = await afterIdleTrim(client);
+      const t = trimmed.stats.idleTrim?.last;
+      const how = !t ? 'the trim did not run' : `new space ${mb(t.newSpaceBefore)} -> ${mb(t.newSpaceAfter)} after ${t.gcs} scavenges (${trimmed.stats.idleTrim?.pausesMs.slice(-t.gcs).map((p) => p.toFixed(1)).join(', ')} ms)`;
+      rows.push({
+        area: 'lsp',
+        name: `server RSS, 50,000-line TS open, after the server went idle (${name})`,
+        ours: mb(trimmed.stats.rssBytes),
+        baseline: `right after the edit ${mb(open)}`,
+        ratio: trimmed.stats.rssBytes / open,
+        note: `aim <= 150 MB; ${t ? `idle trim ${(trimmed.waitedMs / 1000).toFixed(1)} s after the edit` : `waited ${(trimmed.waitedMs / 1000).toFixed(0)} s`}: ${how}`,
+      });
       if (name !== 'tsFile') continue;
       // Edits in 20 different statements: what the server holds must not grow with the versions it has seen.
       const heapBefore = (await stats(true)).heapUsedBytes;
