@@ -93,6 +93,25 @@ export interface SiteEntry {
   unless?: (unknown[] | undefined)[];
   /** Whether one of the entry's rules gave two findings with one start offset (then repeats are looked for inside it). */
   dup?: boolean;
+  /**
+   * The smallest and largest start offset of the findings, in their offsets (`pending` not applied; Infinity and
+   * -Infinity without findings): an entry whose findings all start after every finding handed out before is handed
+   * out whole, its findings not looked at one by one.
+   */
+  smin?: number;
+  smax?: number;
+  /** Each rule's findings in order (start, then end). */
+  sorted?: boolean;
+  /** Whether a finding has fixes. */
+  fixes?: boolean;
+}
+
+/** What a run handed out, for run.ts (which then skips the steps with nothing to do). */
+export interface ResultsInfo {
+  /** Every rule's list in order (start, then end): the sites' findings came in order, each site's in order. */
+  sorted: boolean;
+  /** Whether a finding handed out has fixes. */
+  fixes: boolean;
 }
 
 /**
@@ -150,6 +169,8 @@ export class RuleCache {
   /** Offsets of the suppression directives of a text (`directiveOffsets`), moved through the edits. */
   private directives?: { text: string; offsets: number[] };
   private current?: TrackedSource;
+  /** About the last `results` run's lists (see `ResultsInfo`). */
+  readonly info: ResultsInfo = { sorted: false, fixes: true };
   readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0, dependent: 0 };
 
   /**
@@ -331,8 +352,29 @@ export class RuleCache {
           else seen.set(key, [at, f]);
         }
     };
+    const info = this.info;
+    info.sorted = true;
+    info.fixes = false;
     const emit = (entry: SiteEntry) => {
+      if (fast && entry.unless === undefined && !entry.dup) {
+        // No repeat possible (no two findings of a rule start alike): once its findings are moved, the entry is handed
+        // out whole when they all start after every finding handed out before.
+        if (entry.pending) settle(entry);
+        if (entry.smin! > maxStart) {
+          const fs = entry.findings;
+          for (let j = 0; j < fs.length; j++) {
+            const list = fs[j][1];
+            const mine = out[fs[j][0]];
+            for (let i = 0; i < list.length; i++) mine.push(list[i]);
+          }
+          if (!entry.sorted) info.sorted = false;
+          if (entry.fixes) info.fixes = true;
+          if (entry.smax! > maxStart) maxStart = entry.smax!;
+          return;
+        }
+      }
       let entryMax = -Infinity;
+      if (!entry.sorted) info.sorted = false;
       for (let j = 0; j < entry.findings.length; j++) {
         const k = entry.findings[j][0];
         const mine = out[k];
@@ -343,7 +385,10 @@ export class RuleCache {
           const p = entry.pending;
           const start = p ? movedOffset(f.range.start, p) : f.range.start;
           const end = p ? movedOffset(f.range.end, p) : f.range.end;
-          if (fast && start <= maxStart) index();
+          if (fast && start <= maxStart) {
+            index();
+            info.sorted = false;
+          }
           const key = start * width + k;
           let at: SiteFinding | SiteFinding[] | undefined;
           if (fast) {
@@ -365,6 +410,7 @@ export class RuleCache {
             settle(entry);
             f = entry.findings[j][1][i];
           }
+          if (f.fixes?.length) info.fixes = true;
           if (fast) {
             if (start > entryMax) entryMax = start;
           } else if (at === undefined) seen.set(key, f);
@@ -411,6 +457,7 @@ export class RuleCache {
       const findings: [number, SiteFinding[]][] = [];
       let unless: (unknown[] | undefined)[] | undefined;
       let dup = false;
+      let sorted = true;
       rules.forEach((rule, k) => {
         const t0 = timings ? performance.now() : 0;
         try {
@@ -427,6 +474,11 @@ export class RuleCache {
           }
           if (u) (unless ??= [])[findings.length] = u;
           findings.push([k, list]);
+          for (let i = 1; i < list.length && sorted; i++) {
+            const a = list[i - 1].range;
+            const b = list[i].range;
+            if (a.start > b.start || (a.start === b.start && a.end > b.end)) sorted = false;
+          }
         } catch (e) {
           if (!failed.has(rule.id)) failed.set(rule.id, e);
           volatile = true;
@@ -438,11 +490,11 @@ export class RuleCache {
       let entry: SiteEntry;
       if (volatile) {
         stats.volatile++;
-        entry = newEntry(findings, [], -1, undefined, run, Infinity, -Infinity, undefined, true, unless, dup);
+        entry = newEntry(findings, [], -1, undefined, run, Infinity, -Infinity, undefined, true, unless, dup, sorted);
       } else {
         const windows = windowsOf(text, site, findings);
         const { lo, hi } = bounds(windows);
-        entry = newEntry(findings, windows, lastOffset(findings), firstOffset(findings), run, lo, hi, deps.length ? deps : undefined, false, unless, dup);
+        entry = newEntry(findings, windows, lastOffset(findings), firstOffset(findings), run, lo, hi, deps.length ? deps : undefined, false, unless, dup, sorted);
       }
       entries.set(site, entry);
       olds[n] = entry;
@@ -469,8 +521,25 @@ function newEntry(
   volatile: boolean,
   unless: SiteEntry['unless'],
   dup: boolean,
+  sorted: boolean,
 ): SiteEntry {
-  return { findings, windows, last, first, pending: undefined, volatile, ok: false, run, lo, hi, deps, unless, dup };
+  const entry: SiteEntry = { findings, windows, last, first, pending: undefined, volatile, ok: false, run, lo, hi, deps, unless, dup, smin: Infinity, smax: -Infinity, sorted, fixes: false };
+  starts(entry);
+  for (const [, list] of findings) for (const f of list) if (f.fixes?.length) entry.fixes = true;
+  return entry;
+}
+
+/** The entry's `smin` and `smax` from its findings. */
+function starts(entry: SiteEntry): void {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const [, list] of entry.findings)
+    for (const f of list) {
+      if (f.range.start < lo) lo = f.range.start;
+      if (f.range.start > hi) hi = f.range.start;
+    }
+  entry.smin = lo;
+  entry.smax = hi;
 }
 
 /**
@@ -598,6 +667,7 @@ function settle(entry: SiteEntry): void {
     for (let i = 0; i < list.length; i++) moved[i] = shiftFinding(list[i], p);
     pair[1] = moved;
   }
+  starts(entry);
 }
 
 /**

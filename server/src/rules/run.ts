@@ -66,6 +66,20 @@ interface Block {
   id: string;
   list: Finding[];
   unique: boolean;
+  /** In order (start, then end) / whether a finding has fixes. */
+  sorted: boolean;
+  fixes: boolean;
+}
+
+/** A rule's own findings (`check`) as a block. */
+function blockOf(id: string, list: Finding[]): Block {
+  let sorted = true;
+  let fixes = false;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i].fixes?.length) fixes = true;
+    if (i && (list[i - 1].range.start > list[i].range.start || (list[i - 1].range.start === list[i].range.start && list[i - 1].range.end > list[i].range.end))) sorted = false;
+  }
+  return { id, list, unique: false, sorted, fixes };
 }
 
 /** `dedupe(dropSuperseded(findings))` of the blocks' concatenation, when every block has a rule id of its own. */
@@ -228,13 +242,13 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
         continue;
       }
       // `dropIf` was asked by the cache (a rule whose dropIf threw is among the failed); no repeats (the cache's).
-      blocks.push({ id: rule.id, list: perSite![slot] as Finding[], unique: true });
+      blocks.push({ id: rule.id, list: perSite![slot] as Finding[], unique: true, sorted: cache!.info.sorted, fixes: cache!.info.fixes });
     } else {
       // A rule that throws reports nothing: its findings are kept only once it is done.
       const mine: Finding[] = [];
       try {
         for (const f of rule.check(ctx)) mine.push({ ...f, severity: severityOf(i, f) });
-        blocks.push({ id: rule.id, list: mine, unique: false });
+        blocks.push(blockOf(rule.id, mine));
       } catch (e) {
         failure(rule.id, e);
       }
@@ -250,30 +264,41 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
     for (const b of blocks) for (const f of b.list) findings.push(f);
     kept = dedupe(dropSuperseded(findings));
   }
-  try {
-    kept = withConsistentFixes(text, sites, kept, perSite ? cache?.shared : undefined);
-  } catch (e) {
-    // Which fixes touch shared source is what could not be told: none is offered.
-    unchecked('the shared-source check of fixes', e);
-    kept = kept.map(withoutFixes);
-  }
-  try {
-    kept = agreeingOnAlternatives(text, ctx, active, kept);
-  } catch (e) {
-    // Which findings lie on alternatives could not be told: with any alternative in the document, no fix is offered.
-    unchecked('the alternatives check of fixes', e);
-    if (sites.some((s) => s.alternative && s.alternative.count > 1)) kept = kept.map(withoutFixes);
+  // Without a fix among the findings the two fix steps change nothing (each returns the findings as they are); in
+  // order already (one rule reporting, in order), the sort below is not needed either (the steps only drop findings).
+  const fixes = blocks.some((b) => b.fixes);
+  const reporting = blocks.filter((b) => b.list.length);
+  let sorted = reporting.length <= 1 && reporting.every((b) => b.sorted);
+  if (fixes) {
+    try {
+      kept = withConsistentFixes(text, sites, kept, perSite ? cache?.shared : undefined);
+    } catch (e) {
+      // Which fixes touch shared source is what could not be told: none is offered.
+      unchecked('the shared-source check of fixes', e);
+      kept = kept.map(withoutFixes);
+    }
+    try {
+      kept = agreeingOnAlternatives(text, ctx, active, kept);
+    } catch (e) {
+      // Which findings lie on alternatives could not be told: with any alternative in the document, no fix is offered.
+      unchecked('the alternatives check of fixes', e);
+      if (sites.some((s) => s.alternative && s.alternative.count > 1)) kept = kept.map(withoutFixes);
+    }
   }
   try {
     const r = applySuppressions(text, languageId, kept, known, sites, enabled, cache?.suppressions(text, languageId));
     kept = r.kept;
     const sev = resolveSeverity(rules.find((r) => r.id === UNUSED_SUPPRESSION) ?? unusedSuppression, config);
-    if (sev !== 'off') kept = kept.concat(r.unused.map((f) => ({ ...f, severity: sev })));
+    if (sev !== 'off' && r.unused.length) {
+      kept = kept.concat(r.unused.map((f) => ({ ...f, severity: sev })));
+      sorted = false;
+    }
   } catch (e) {
     log(`dynalint: suppression comments could not be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   // Rules write LF; a CRLF document gets CRLF (the CLI's --fix, quick fixes and fix-all all come through here).
   // (An LF document, most: nothing to copy, per finding or per fix.)
   if (lineBreakOf(text) !== '\n') kept = kept.map((f) => (f.fixes?.length ? { ...f, fixes: f.fixes.map((x) => ({ ...x, edits: withLineBreaks(text, x.edits) })) } : f));
+  if (sorted) return kept;
   return kept.sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0));
 }
