@@ -165,10 +165,32 @@ export function shiftSite(s: RequestSite, from: number, diff: number): void {
     for (let j = 0; j < a.length; j++) if (a[j] >= from) a[j] += diff;
   }
   shiftPlains(items, i, items[10] as number, from, diff);
-  // Sites of one function share its enclosingFunction object: replace, never shift it.
+  // Sites of one function share its enclosingFunction object: replace, never shift it (one replacement per object).
   const fn = s.enclosingFunction;
-  if (fn && (fn.range.start >= from || fn.range.end >= from))
-    s.enclosingFunction = { name: fn.name, range: { start: fn.range.start >= from ? fn.range.start + diff : fn.range.start, end: fn.range.end >= from ? fn.range.end + diff : fn.range.end } };
+  if (fn && (fn.range.start >= from || fn.range.end >= from)) s.enclosingFunction = movedFunction(fn, from, diff);
+}
+
+type EnclosingFunction = NonNullable<RequestSite['enclosingFunction']>;
+/** The replacements made for the last shift's `from` / `diff` (see `movedFunction`). */
+const fnMemo: { from: number; diff: number; map: Map<EnclosingFunction, EnclosingFunction> } = { from: NaN, diff: NaN, map: new Map() };
+
+/**
+ * An enclosing function moved by a shift: a new object (they are never changed), the same one for every site of that
+ * function in a run of shifts by the same `from` / `diff` (what it gives depends on those and the object alone). A
+ * copy per site was ~30 KB an edit on the 5,000-line TS shapes file, each living exactly one edit.
+ */
+function movedFunction(fn: EnclosingFunction, from: number, diff: number): EnclosingFunction {
+  if (fnMemo.from !== from || fnMemo.diff !== diff) {
+    fnMemo.from = from;
+    fnMemo.diff = diff;
+    fnMemo.map.clear();
+  }
+  let r = fnMemo.map.get(fn);
+  if (!r) {
+    r = { name: fn.name, range: { start: fn.range.start >= from ? fn.range.start + diff : fn.range.start, end: fn.range.end >= from ? fn.range.end + diff : fn.range.end } };
+    fnMemo.map.set(fn, r);
+  }
+  return r;
 }
 
 /** Shift in place every document offset `>= from` of a value tree by `diff`, once (nothing is kept for a next shift). */

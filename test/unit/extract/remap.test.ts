@@ -179,7 +179,7 @@ describe('extract: shifting sites in place (remap)', () => {
     checkShifts('escapes', sites, text.length, 3);
   });
 
-  it('sites sharing their enclosingFunction object each get a moved copy; the shared one is never moved', () => {
+  it('sites sharing their enclosingFunction object share one moved copy; the shared one is never moved', () => {
     const text = "export async function f(doc) {\n  await doc.put({ TableName: 'T', Item: { id: 1 } });\n  await doc.delete({ TableName: 'T', Key: { id: 1 } });\n}\n";
     const sites = extract(text, 'typescript').sites;
     assert.equal(sites.length, 2);
@@ -188,9 +188,15 @@ describe('extract: shifting sites in place (remap)', () => {
     const before = { ...shared.range };
     for (const s of sites) shiftSite(s, 0, 3);
     assert.deepEqual(shared.range, before);
-    assert.notEqual(sites[0].enclosingFunction, sites[1].enclosingFunction);
+    assert.notEqual(sites[0].enclosingFunction, shared);
+    assert.equal(sites[0].enclosingFunction, sites[1].enclosingFunction);
     assert.deepEqual(sites[0].enclosingFunction!.range, { start: before.start + 3, end: before.end + 3 });
-    assert.deepEqual(sites[1].enclosingFunction!.range, { start: before.start + 3, end: before.end + 3 });
+    // Another shift by other amounts: a copy of its own again, the one before unchanged.
+    const once = sites[0].enclosingFunction!;
+    for (const s of sites) shiftSite(s, 0, -3);
+    assert.deepEqual(once.range, { start: before.start + 3, end: before.end + 3 });
+    assert.deepEqual(sites[1].enclosingFunction!.range, before);
+    assert.equal(sites[0].enclosingFunction, sites[1].enclosingFunction);
   });
 
   it('a site whose params, receiver table or forwarded range were replaced after a shift moves the new ones', () => {
