@@ -11,12 +11,17 @@
  * 1. `settleMs` after the last lint and the last message, a scavenge closes the lint's allocation sample.
  * 2. Every `intervalMs` after that, another scavenge: its sample covers only idle time, so the throughput is low and
  *    V8 shrinks new space. The step's own reading of the heap statistics (an array of objects) before each scavenge
- *    keeps the measured throughput non-zero (zero does not count as low). With `intervalMs` shorter than V8's 5 s window, the lint's sample leaves V8's ring buffer of
- *    10 samples after ~10 scavenges instead.
+ *    keeps the measured throughput non-zero (zero does not count as low). With `intervalMs` shorter than V8's 5 s
+ *    window (tests), the lint's sample leaves V8's ring buffer of 10 samples after ~10 scavenges instead.
  * 3. It stops when new space is back at or under `thresholdBytes`, or after `maxGcs` scavenges.
  *
- * Any message or lint (`activity`) cancels a pending step and starts over from step 1; a step that finds a lint
- * running or queued (`busy`) waits `settleMs` more. Nothing runs unless a lint left new space above the threshold.
+ * A lint (`linted`) or a close (`closed`) arms it. Any message or lint (`activity`) cancels a pending step and starts
+ * over from step 1; a step that finds a lint running or queued (`busy`) waits `settleMs` more. Nothing runs unless new
+ * space is above the threshold when the server has become quiet.
+ *
+ * Measured (50,000-line TS file, first lint and one edit): RSS 185 -> 157 MB ~7 s later, after 2 scavenges of
+ * 3-21 ms. Old space is left as it is: V8's memory reducer compacts it on its own ~100 s after the last major GC
+ * (133 MB), with or without this trim; more idle scavenges do not start it earlier.
  */
 import { performance } from 'node:perf_hooks';
 import type { IdleTrimStats } from '../protocol/lsp';
@@ -83,6 +88,11 @@ export class IdleTrim {
     if (!this.enabled) return;
     this.armed = true;
     this.restart();
+  }
+
+  /** A document was closed: what it held is garbage now, and the young generation it grew is given back the same way. */
+  closed(): void {
+    this.linted();
   }
 
   /** A message arrived: a pending step is cancelled and the trim (if one is due) starts over. */

@@ -230,6 +230,7 @@ export function startServer(connection: Connection): ServerHandle {
     settings?.delete(uri);
     if (!pullDiagnostics) void connection.sendDiagnostics({ uri, diagnostics: [] });
     tables.documentClosed(uri);
+    trim.closed();
   });
 
   /**

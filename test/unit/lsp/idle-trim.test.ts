@@ -138,6 +138,15 @@ describe('lsp idle trim', () => {
     assert.equal(clock.pending, 0);
   });
 
+  it('a close arms it like a lint (the closed document grew new space; nothing else will run)', () => {
+    const { clock, heap, trim } = setup({ shrinkAfter: 2 });
+    trim.activity();
+    trim.closed();
+    clock.advance(7000);
+    assert.equal(heap.gcs, 2);
+    assert.equal(trim.stats().trims, 1);
+  });
+
   it('activity without a lint before it schedules nothing', () => {
     const { clock, heap, trim } = setup();
     trim.activity();
