@@ -221,7 +221,7 @@ export async function memoryRows(): Promise<BenchRow[]> {
       const how = !t ? 'the trim did not run' : `new space ${mb(t.newSpaceBefore)} -> ${mb(t.newSpaceAfter)} after ${t.gcs} scavenges (${trimmed.stats.idleTrim?.pausesMs.slice(-t.gcs).map((p) => p.toFixed(1)).join(', ')} ms)`;
       rows.push({
         area: 'lsp',
-        name: `server RSS, 50,000-line TS open, after the server went idle (${name})`,
+        name: `server RSS, 50,000-line TS open, idle: when its idle trim has run (${name})`,
         ours: mb(trimmed.stats.rssBytes),
         baseline: `right after the edit ${mb(open)}`,
         ratio: trimmed.stats.rssBytes / open,
