@@ -35,8 +35,9 @@ export async function register() {
 
 const fresh = (text: string) => new TsDocument('typescript', 'typescript').full(text);
 
-function editor(text: string) {
-  const doc = new TsDocument('typescript', 'typescript');
+/** `chunkChars`: a full extraction parses the document in chunks of about that size (units' parses start mid-chunk). */
+function editor(text: string, chunkChars?: number) {
+  const doc = new TsDocument('typescript', 'typescript', chunkChars);
   doc.full(text);
   const state = { text, doc };
   const edit = (at: number, del: number, insert: string): RequestSite[] => {
@@ -83,7 +84,9 @@ describe('extract: a member edit in const x = {...} parses the member alone, the
     // Nothing records that literal as a reader: the member path, its value still right at the next collect.
     e.replace('const other = 2;', 'const other = 3;');
     assert.ok(e.doc.lastMember);
+    // Its records were moved to the refreshed parse's coordinates: the member path again.
     const again = e.replace('const extra = 1;', 'const extra = 4;');
+    assert.ok(e.doc.lastMember);
     assert.ok(JSON.stringify(again.find((s) => JSON.stringify(s.params).includes('SET h = :h'))!.params).includes('const extra = 4'));
   });
 
@@ -121,13 +124,14 @@ export const plain = { Item: { id: 3 }, go: async () => { /*P*/ return 3; } };
     }
   });
 
-  it('random edits in the members, the reader and anywhere equal a fresh extraction', () => {
+  for (const chunkChars of [undefined, 200])
+  it(`random edits in the members, the reader and anywhere equal a fresh extraction${chunkChars ? ', chunked parses' : ''}`, () => {
     const pieces = [' const q = 1;', "doc.send(new UpdateCommand({ TableName: TABLE, Key: { id: 9 }, UpdateExpression: 'SET z = :z' }));", ', h: handlers', 'handlers', '(', '}', "'", 'x', '\n'];
     const marks = ['/*A*/', '/*B*/', '/*C*/', '/*R*/', "{ id: 'routes'", '/*END*/'];
     const steps = fc.array(fc.record({ mark: fc.nat(), piece: fc.nat(), anywhere: fc.nat({ max: 5 }), at: fc.nat(), del: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 12 });
     fc.assert(
       fc.property(steps, (list) => {
-        const e = editor(TEXT);
+        const e = editor(TEXT, chunkChars);
         for (const s of list) {
           const piece = pieces[s.piece % pieces.length];
           if (s.anywhere === 0) {
