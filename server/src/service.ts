@@ -122,6 +122,9 @@ export class Positions implements PositionSource {
 }
 
 const isEol = (ch: number) => ch === 13 || ch === 10;
+
+/** `Diagnostic.data.fixes` of a carried diagnostic without fixes (sent as `[]`, like a fresh one's; never changed). */
+const NO_FIXES = Object.freeze([]) as unknown as DiagnosticData['fixes'];
 const within = (r: Range, offset: number) => r.start <= offset && offset <= r.end;
 
 /** Does an action kind pass the client's `only` filter (`source.fixAll` admits `source.fixAll.dynalint`)? */
@@ -408,19 +411,24 @@ export class DynalintService {
     const prev = this.published.get(doc.uri);
     if (prev && prev.findings === a.findings && prev.version === doc.version && prev.text === a.text) return prev.diagnostics.slice();
     let out: Diagnostic[] | undefined;
+    // The findings' offsets, kept for the next version (recorded by the carry as it reads each finding).
+    let offsets: number[] = [];
+    let at: number[] = new Array<number>(a.findings.length);
     if (prev)
       try {
-        out = this.carried(doc, a, prev, positions);
+        out = this.carried(doc, a, prev, positions, offsets, at);
       } catch (e) {
         // Never worse than converting afresh.
         this.log(`carrying diagnostics failed for ${doc.uri} v${doc.version}: ${(e as Error)?.stack ?? String(e)}`);
       }
-    out ??= a.findings.map((f) => this.toDiagnostic(doc, f, positions));
-    const offsets: number[] = [];
-    const at: number[] = new Array<number>(a.findings.length);
-    for (let i = 0; i < a.findings.length; i++) {
-      at[i] = offsets.length;
-      pushOffsets(a.findings[i], offsets);
+    if (!out) {
+      out = a.findings.map((f) => this.toDiagnostic(doc, f, positions));
+      offsets = [];
+      at = new Array<number>(a.findings.length);
+      for (let i = 0; i < a.findings.length; i++) {
+        at[i] = offsets.length;
+        pushOffsets(a.findings[i], offsets);
+      }
     }
     const st = this.extractors.get(doc.uri);
     this.published.set(doc.uri, { version: doc.version, text: a.text, seq: st && st.text === a.text ? st.seq : -1, lineCount: doc.lineCount, findings: a.findings, diagnostics: out, offsets, at });
@@ -428,7 +436,7 @@ export class DynalintService {
   }
 
   /** `diagnostics` from the previous ones (see there). */
-  private carried(doc: TextDocument, a: Analysis, prev: Published, positions: Positions): Diagnostic[] {
+  private carried(doc: TextDocument, a: Analysis, prev: Published, positions: Positions, newOffsets: number[], newAt: number[]): Diagnostic[] {
     const findings = a.findings;
     const text = a.text;
     let span: Span;
@@ -466,11 +474,12 @@ export class DynalintService {
           const g = olds[k];
           if (!sameFinding(f, g, offsets, at[k], back)) continue;
           const old = oldDiagnostics[k];
-          const data = old.data as DiagnosticData;
           const fixes = f.fixes ?? [];
-          let lspFixes = data.fixes;
+          // Without fixes, `data` is not read (its rule id is the finding's, its fixes none: one shared frozen empty list).
+          const data = fixes.length ? (old.data as DiagnosticData) : undefined;
+          let lspFixes = data ? data.fixes : NO_FIXES;
           for (let x = 0; x < fixes.length; x++) {
-            const was = data.fixes[x];
+            const was = data!.fixes[x];
             let edits = was.edits;
             for (let y = 0; y < fixes[x].edits.length; y++) {
               const r = range(fixes[x].edits[y].range, was.edits[y].range);
@@ -479,7 +488,7 @@ export class DynalintService {
               edits[y] = { range: r, newText: was.edits[y].newText };
             }
             if (edits === was.edits) continue;
-            if (lspFixes === data.fixes) lspFixes = lspFixes.slice();
+            if (lspFixes === data!.fixes) lspFixes = lspFixes.slice();
             lspFixes[x] = { title: was.title, safe: was.safe, preferred: was.preferred, edits };
           }
           d = {
@@ -489,7 +498,7 @@ export class DynalintService {
             codeDescription: old.codeDescription,
             source: old.source,
             message: old.message,
-            data: { ruleId: data.ruleId, version: doc.version, fixes: lspFixes } satisfies DiagnosticData,
+            data: { ruleId: f.ruleId, version: doc.version, fixes: lspFixes } satisfies DiagnosticData,
           };
           if (old.tags) d.tags = old.tags;
           const related = f.related;
@@ -508,6 +517,8 @@ export class DynalintService {
         }
       }
       out[i] = d ?? this.toDiagnostic(doc, f, positions);
+      newAt[i] = newOffsets.length;
+      pushOffsets(f, newOffsets);
     }
     return out;
   }

@@ -119,6 +119,20 @@ describe('service: diagnostics carried across edits equal a fresh conversion', f
     assert.ok(after.every((d) => (d.data as { version: number }).version === 2));
   });
 
+  it('a carried diagnostic without fixes reads nothing of the old one\'s data: one shared empty fixes list, sent as a fresh one is', () => {
+    const text = jsonFile(40_000);
+    const svc = new DynalintService();
+    const doc = TextDocument.create('file:///c.json', 'json', 1, text);
+    svc.diagnostics(doc, DEFAULT_SETTINGS);
+    const at = text.indexOf('SET #l', text.length >> 1) + 2;
+    TextDocument.update(doc, [{ range: { start: doc.positionAt(at), end: doc.positionAt(at) }, text: ' ' }], 2);
+    const after = svc.diagnostics(doc, DEFAULT_SETTINGS);
+    const lists = new Set(after.map((d) => (d.data as { fixes: unknown[] }).fixes));
+    // The one re-extracted request's diagnostic is made afresh (its own list); every carried one shares one list.
+    assert.ok(after.length > 50 && lists.size <= 2, `${lists.size} fixes lists for ${after.length} diagnostics`);
+    assert.equal(JSON.stringify(after), JSON.stringify(new DynalintService().diagnostics(TextDocument.create(doc.uri, 'json', 2, doc.getText()), DEFAULT_SETTINGS)));
+  });
+
   it('a carry that fails (here: what was kept is broken) logs and converts afresh: the diagnostics are still made', () => {
     const logs: string[] = [];
     const text = tsText(3);

@@ -40,18 +40,29 @@ export interface Span {
  */
 export function changedSpan(oldText: string, newText: string): Span {
   const max = Math.min(oldText.length, newText.length);
-  // Whole blocks first (string comparison runs natively), then character by character inside the first that differs.
+  // Whole blocks first (string comparison runs natively), growing while they agree (a 10 MB text: a few dozen
+  // comparisons, not 10,000 pairs of 1 KB substrings), shrinking to the first that differs; then character by character.
   let start = 0;
-  while (start + BLOCK <= max && oldText.substring(start, start + BLOCK) === newText.substring(start, start + BLOCK)) start += BLOCK;
+  for (let b = BLOCK; b >= BLOCK; ) {
+    if (start + b <= max && oldText.substring(start, start + b) === newText.substring(start, start + b)) {
+      start += b;
+      b *= 2;
+    } else b >>= 1;
+  }
   while (start < max && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
   let suffix = 0;
   const room = max - start;
-  while (suffix + BLOCK <= room && oldText.substring(oldText.length - suffix - BLOCK, oldText.length - suffix) === newText.substring(newText.length - suffix - BLOCK, newText.length - suffix)) suffix += BLOCK;
+  for (let b = BLOCK; b >= BLOCK; ) {
+    if (suffix + b <= room && oldText.substring(oldText.length - suffix - b, oldText.length - suffix) === newText.substring(newText.length - suffix - b, newText.length - suffix)) {
+      suffix += b;
+      b *= 2;
+    } else b >>= 1;
+  }
   while (suffix < room && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
   return { start, oldEnd: oldText.length - suffix, newEnd: newText.length - suffix };
 }
 
-const BLOCK = 1024;
+const BLOCK = 256;
 
 /** Lines a cached result was read from: offsets of the first line's start and the last line's end (inclusive). */
 export interface Window {
@@ -654,8 +665,8 @@ function repeatsIn(list: readonly SiteFinding[], base: number, start: number, en
 }
 
 /**
- * Apply the entry's pending moves: its findings become moved copies in new lists (the previous objects and lists are
- * left as they were; the entry's own [rule, list] pairs, held by nothing else, take the new lists).
+ * Apply the entry's pending moves: its findings become moved copies (the previous objects, handed out already, are
+ * left as they were), in the entry's own lists (held by nothing else: a run hands out their elements, not the lists).
  */
 function settle(entry: SiteEntry): void {
   const p = entry.pending;
@@ -663,9 +674,7 @@ function settle(entry: SiteEntry): void {
   entry.pending = undefined;
   for (const pair of entry.findings) {
     const list = pair[1];
-    const moved = new Array<SiteFinding>(list.length);
-    for (let i = 0; i < list.length; i++) moved[i] = shiftFinding(list[i], p);
-    pair[1] = moved;
+    for (let i = 0; i < list.length; i++) list[i] = shiftFinding(list[i], p);
   }
   starts(entry);
 }

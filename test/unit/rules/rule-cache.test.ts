@@ -63,6 +63,8 @@ describe('rule cache: moving an entry through edits', () => {
         };
         if (withFirst) entry.first = Math.min(...findings.map((f) => f.range.start));
         const before = findings.map((f) => ({ ...f, range: { ...f.range } }));
+        // The objects handed out (the entry's list itself takes the moved copies).
+        const handedOut = [...findings];
         // In two runs (findings asked for in between) or one.
         const cut = twice ? spans.length >> 1 : 0;
         let ok = moved(entry, spans.slice(0, cut));
@@ -73,7 +75,9 @@ describe('rule cache: moving an entry through edits', () => {
         assert.deepEqual(entry.windows, want.windows);
         assert.deepEqual(currentFindings(entry)[0][1].map((f) => f.range), want.findings.map((f) => f.range));
         // Findings handed out before are never changed.
-        assert.deepEqual(findings, before);
+        assert.deepEqual(handedOut, before);
+        // The entry's own list took them (no new list per move).
+        assert.equal(currentFindings(entry)[0][1], findings);
         assert.deepEqual(bounds(entry.windows), { lo: entry.lo, hi: entry.hi });
       }),
       fcParameters({ numRuns: 2000 }),
