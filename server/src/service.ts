@@ -246,25 +246,36 @@ void COMPARED_FIELDS;
 function sameFinding(f: Finding, g: Finding, olds: readonly number[], at: number, back: (o: number) => number): boolean {
   if (f.ruleId !== g.ruleId || f.severity !== g.severity || f.message !== g.message || !f.unnecessary !== !g.unnecessary) return false;
   if (f.elsewhere?.length || g.elsewhere?.length) return false;
-  const fr = f.related ?? [];
-  const gr = g.related ?? [];
-  const ff = f.fixes ?? [];
-  const gf = g.fixes ?? [];
+  // No closure or empty list per call (asked for every finding of every version: a tool compiling with kept function
+  // names, tsx, wraps each closure in a call that names it).
+  const fr = f.related ?? NONE;
+  const gr = g.related ?? NONE;
+  const ff = f.fixes ?? NONE;
+  const gf = g.fixes ?? NONE;
   if (fr.length !== gr.length || ff.length !== gf.length) return false;
-  const moved = (r: Range) => {
-    const ok = olds[at] === back(r.start) && olds[at + 1] === back(r.end) && olds[at] >= 0 && olds[at + 1] >= 0;
+  if (!movedFrom(olds, at, f.range, back)) return false;
+  at += 2;
+  for (let i = 0; i < fr.length; i++) {
+    if (fr[i].message !== gr[i].message || !movedFrom(olds, at, fr[i].range, back)) return false;
     at += 2;
-    return ok;
-  };
-  if (!moved(f.range)) return false;
-  for (let i = 0; i < fr.length; i++) if (fr[i].message !== gr[i].message || !moved(fr[i].range)) return false;
+  }
   for (let i = 0; i < ff.length; i++) {
     const a = ff[i];
     const b = gf[i];
     if (a.title !== b.title || a.safe !== b.safe || a.preferred !== b.preferred || a.edits.length !== b.edits.length) return false;
-    for (let k = 0; k < a.edits.length; k++) if (a.edits[k].newText !== b.edits[k].newText || !moved(a.edits[k].range)) return false;
+    for (let k = 0; k < a.edits.length; k++) {
+      if (a.edits[k].newText !== b.edits[k].newText || !movedFrom(olds, at, a.edits[k].range, back)) return false;
+      at += 2;
+    }
   }
   return true;
+}
+
+const NONE: readonly never[] = [];
+
+/** Whether a range's offsets are the old ones kept at `olds[at]` and `olds[at + 1]`, moved by the edit (`back`). */
+function movedFrom(olds: readonly number[], at: number, r: Range, back: (o: number) => number): boolean {
+  return olds[at] === back(r.start) && olds[at + 1] === back(r.end) && olds[at] >= 0 && olds[at + 1] >= 0;
 }
 
 export class DynalintService {
