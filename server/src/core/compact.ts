@@ -94,14 +94,34 @@ export class UnkNode extends Spanned implements UnknownNode {
   }
 }
 
-/** A compact unknown value (the range's numbers are copied). */
-export function unknownNode(range: Range, text?: string, type?: 'S'): UnknownNode {
-  return new UnkNode(text, type, range.start, range.end);
+/** V8 makes a substring this long or longer a slice of its parent (a view that keeps the whole parent alive). */
+const SLICE_MIN = 13;
+/** Longer ones are copied without the string table (V8 hashes a long string by its length only). */
+const INTERN_MAX = 4096;
+
+/**
+ * `s` as a string of its own, not a slice of the text it was read from. The values a site keeps (a literal's text, an
+ * unknown value's source) are substrings of the document's text; in V8 a substring of 13 chars or more is a slice
+ * that keeps its parent alive, so the sites of the first extraction that an edit leaves in place kept that version's
+ * whole text (2.75 MB for a 50,000-line file) for as long as the document was open. The copy is V8's string table's
+ * (a property key is internalized): equal values share one string, and nothing is kept once no site holds it.
+ */
+export function detached(s: string): string {
+  if (s.length < SLICE_MIN) return s;
+  if (s.length > INTERN_MAX) return (' ' + s).slice(1);
+  const key: Record<string, 0> = { [s]: 0 };
+  for (const k in key) return k;
+  return s;
 }
 
-/** A compact entry (the ranges' numbers are copied, the objects not kept). */
+/** A compact unknown value (the range's numbers are copied; `text` detached from the document's text). */
+export function unknownNode(range: Range, text?: string, type?: 'S'): UnknownNode {
+  return new UnkNode(text === undefined ? text : detached(text), type, range.start, range.end);
+}
+
+/** A compact entry (the ranges' numbers are copied, the objects not kept; the key detached from the document's text). */
 export function entry(key: string, keyRange: Range, value: VNode, range: Range): Property {
-  return new Entry(key, value, keyRange.start, keyRange.end, range.start, range.end);
+  return new Entry(detached(key), value, keyRange.start, keyRange.end, range.start, range.end);
 }
 
 /** A compact map (the range's numbers are copied). */

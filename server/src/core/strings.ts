@@ -3,7 +3,7 @@
  * literals without escapes (offsets computed, not stored), and the operations the extractors' incremental paths and the
  * data flow apply to them (copy, shift, join). The `StringNode.offsets` contract is in ./values.
  */
-import { Spanned } from './compact';
+import { Spanned, detached } from './compact';
 import type { Range, StringNode } from './values';
 
 /** Accumulates decoded characters with the document offset of the source text that produced each one. */
@@ -70,8 +70,9 @@ export function plainBase(s: StringNode): number | undefined {
   return s instanceof PlainString ? s.base : undefined;
 }
 
+/** A literal without escapes (its value detached from the document's text: see `detached`). */
 export function plain(raw: string, base: number, range: Range): StringNode {
-  return new PlainString(raw, base, range);
+  return new PlainString(detached(raw), base, range);
 }
 
 /** A copy of a string node that shares nothing a shift changes (ranges, offsets). */
