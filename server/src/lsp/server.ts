@@ -86,10 +86,16 @@ export function startServer(connection: Connection): ServerHandle {
     return loadConfig(dirname(path), { stopDir }).rules;
   }
 
+  /** Requests being answered (but stats): the idle trim waits while any is, e.g. a pull awaiting its settings. */
+  let answering = 0;
   /** Wrap a handler: log and answer `empty` when it throws or rejects. Every message but stats is activity (idle trim). */
   function guard<P extends unknown[], R>(name: string, empty: R, fn: (...args: P) => R | Promise<R>) {
     return async (...args: P): Promise<R> => {
-      if (name !== 'dynalint/stats') trim.activity();
+      const counted = name !== 'dynalint/stats';
+      if (counted) {
+        trim.activity();
+        answering++;
+      }
       try {
         const r = await fn(...args);
         if (logFile) toFile(`${name} ${describeParams(args[0])} -> ${describeResult(r)}`);
@@ -97,6 +103,8 @@ export function startServer(connection: Connection): ServerHandle {
       } catch (e) {
         log(`${name} failed: ${(e as Error)?.stack ?? String(e)}`);
         return empty;
+      } finally {
+        if (counted) answering--;
       }
     };
   }
@@ -146,7 +154,8 @@ export function startServer(connection: Connection): ServerHandle {
     thresholdBytes: 8 * 1048576,
     newSpaceBytes,
     minorGc: () => gcFunction()({ type: 'minor' }),
-    busy: () => scheduler.busy,
+    // A lint queued or running (push), or a request awaiting something (a pull's settings, `ready`): no scavenge then.
+    busy: () => scheduler.busy || answering > 0,
     onFinish: (shrunk, t, pauses) =>
       log(`idle trim: new space ${(t.newSpaceBefore / 1048576).toFixed(0)} -> ${(t.newSpaceAfter / 1048576).toFixed(0)} MB${shrunk ? '' : ' (gave up)'} after ${t.gcs} scavenge(s) of ${pauses.map((p) => p.toFixed(1)).join(', ')} ms`),
   });
