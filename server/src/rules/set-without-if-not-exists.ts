@@ -305,11 +305,25 @@ function putIndex(text: string, sites: readonly RequestSite[]): PutIndex {
   return index;
 }
 
+/**
+ * One CounterItem per contents: the rule cache keeps one as `unless` for every counter update (2,500 in a 50,000-line
+ * file, ~200 bytes each with its key arrays, plus its signature), and updates written alike (same table, key patterns
+ * and counter) ask the same question. Never changed once made; `PutIndex` answers per contents anyway.
+ */
+const counterItems = new Map<string, CounterItem>();
+
 /** The update's side of `PutIndex.created`, or undefined when its Key is not a literal map (then nothing is created for it). */
 function counterItem(text: string, op: Operation, counter: string): CounterItem | undefined {
   const k = prop(op.params, 'Key');
   if (k?.kind !== 'object' || !k.properties.length) return undefined;
-  return { table: tableId(text, op), key: k.properties.map((p) => [p.key, keyPattern(text, p.value, op.site.style)]), counter };
+  const item: CounterItem = { table: tableId(text, op), key: k.properties.map((p) => [p.key, keyPattern(text, p.value, op.site.style)]), counter };
+  const sig = JSON.stringify(item);
+  const known = counterItems.get(sig);
+  if (known) return known;
+  if (counterItems.size >= INTERNED_MAX) counterItems.clear();
+  counterItems.set(sig, item);
+  signatures.set(item, sig);
+  return item;
 }
 
 /** No condition: no attribute required (one shared set, not one per Update). */
