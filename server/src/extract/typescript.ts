@@ -2344,6 +2344,10 @@ export class TsDocument {
     const x = new UnitExtractor(this.env, mu, this.host, undefined, { root, clients: ms.clients, priorDecls, fnKeys, dao });
     const sites = x.run();
     if (x.deferred.length || x.boundRequire || x.flowUsed * 2 >= FLOW_BUDGET || x.deps.has(u)) return undefined;
+    // A value read from a statement after this one holds its offsets from before the edit (that statement is moved
+    // below, after this extraction), and the member's own new offsets overlap them: the statement path extracts after
+    // the move.
+    if (diff !== 0) for (const d of x.deps) if (d.pos + d.delta >= oldEnd) return undefined;
     // The unit's coordinates after the edit: a declaration's statement parsed again starts its own text.
     const delta = whole ? stmtStart : d0;
     const part = emptyPart();
