@@ -4,7 +4,7 @@
  * re-parse itself (each copy survives one update, which is the worst case for a generational GC).
  */
 import { ObjectNode, Range, RequestSite, StringNode, VNode } from './model';
-import { cloneString, maxOffset, ownCopy, shiftPlains, shiftString, stringParts } from '../core/strings';
+import { cloneString, maxOffset, ownCopy, plainBase, shiftPlains, shiftString, stringParts } from '../core/strings';
 import { Entry, ObjNode, UnkNode } from '../core/compact';
 
 /**
@@ -240,19 +240,36 @@ export function shiftTree(root: VNode, from: number, diff: number): void {
   }
 }
 
-/** The largest document offset a set of sites mentions (they may point into constants elsewhere in the file). */
+/**
+ * The largest document offset a set of sites mentions (they may point into constants elsewhere in the file): every
+ * offset `shiftSite` would move, over the same walk as `gather` (the site's own ranges, keys' and entries' ranges,
+ * objects', unknowns', numbers', arrays' and sets' ranges, strings' ranges, offsets and ends, plain strings) and the
+ * enclosing function. A unit's sites are shifted only when this is `>= from` (moveUnits): one it missed (a property's
+ * key, an object or unknown value read from a statement further down) was never moved. Ranges end after they start,
+ * so their ends are enough. Not from `movedOf`: that would gather (and keep) the lists for sites never shifted.
+ */
 export function maxRef(sites: RequestSite[]): number {
   let m = 0;
   const stack: VNode[] = [];
   for (const s of sites) {
-    m = Math.max(m, s.range.end, s.enclosingFunction?.range.end ?? 0);
+    m = Math.max(m, s.range.end, s.nameRange.end, s.forwarded?.from?.end ?? 0, s.enclosingFunction?.range.end ?? 0);
     stack.push(s.params);
     if (s.receiverTable) stack.push(s.receiverTable);
   }
   while (stack.length) {
     const v = stack.pop()!;
-    if (v.kind === 'string') m = Math.max(m, maxOffset(v));
-    else if (v.kind === 'object') for (const p of v.properties) stack.push(p.value);
+    if (v.kind === 'string') {
+      const base = plainBase(v);
+      m = Math.max(m, maxOffset(v), base ?? 0);
+      if (base === undefined && v.ends) for (const o of v.ends) if (o > m) m = o;
+      continue;
+    }
+    m = Math.max(m, v instanceof ObjNode || v instanceof UnkNode ? v.e : v.range.end);
+    if (v.kind === 'object')
+      for (const p of v.properties) {
+        m = Math.max(m, p instanceof Entry ? Math.max(p.ke, p.e) : Math.max(p.keyRange.end, p.range.end));
+        stack.push(p.value);
+      }
     else if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
   }
   return m;
