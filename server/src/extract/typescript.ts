@@ -77,6 +77,12 @@ interface Unit {
    * declarations parses the statement again (`Env.refresh`). Its boundaries, sites and members are current.
    */
   stale?: boolean;
+  /**
+   * The statement holds a parse error (a one-parse full extraction of a document with errors; chunks and regions parse
+   * without). The parser's recovery may have ended it only because of the next statement's first token, so an edit
+   * there could extend it in a fresh parse: the statement path does not start right after it.
+   */
+  broken?: boolean;
 }
 
 interface Decl {
@@ -2063,6 +2069,15 @@ export class TsDocument {
     this.flattened = sf.text !== text;
     const lite = liteSource(sf.text);
     this.units = sf.statements.map((stmt) => newUnit(lite, 0, stmt));
+    const errors = (sf as unknown as { parseDiagnostics?: { start: number }[] }).parseDiagnostics;
+    if (errors?.length) {
+      const at = errors.map((e) => e.start).sort((a, b) => a - b);
+      let q = 0;
+      for (const u of this.units) {
+        while (q < at.length && at[q] < u.pos) q++;
+        if (q < at.length && at[q] <= u.end) u.broken = true;
+      }
+    }
     this.env = buildEnv(this.units, this.host);
     this.env.refresh = this.refresher;
     for (const u of this.units) this.extractUnit(u);
@@ -2463,6 +2478,8 @@ export class TsDocument {
       const sites = this.memberEdit(i, newText, span);
       if (sites) return sites;
     }
+    // After a statement holding a parse error, an edit may extend it (see Unit.broken).
+    if (i > 0 && units[i - 1].broken) return undefined;
     const toEnd = j === n - 1;
     const regionStart = start(units[i]);
     const regionEndOld = toEnd ? this.text.length : end(units[j]);

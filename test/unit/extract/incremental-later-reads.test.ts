@@ -128,4 +128,25 @@ describe('extract: incremental updates reading values declared further down (rev
           }
         });
   });
+
+  describe('an edit right after a statement holding a parse error (found by the review\'s fuzzer, fuzz.ts seed 2)', () => {
+    // The `await doc.send(` line's call is never closed (a tagged template swallows its closers): the whole-document
+    // parse ended that statement at `}` only because `export` cannot continue it; an identifier can.
+    const TEXT = [
+      "    if (res && now > 6) await doc.send(new UpdateCommand({ TableName: TABLE, Key: { PK: postId }, UpdateExpression: 'SET seen = :t'` ExpressionAttributeValues: { ':t': new Set(['a', 'b']) } }));",
+      "` const q = 1;*/doc.send(new PutCommand({ TableName: handlers.t, Item: { x: 1 } })); const q = 1;rn 1; },",
+      "  await doc.send(new PutCommand({ TableName: TABLE, Item: { id: 'routes'`table: 'Other', } }));",
+      "    /*K*/`xcfgdoc.send(new PutCommand({ TableName: cfg.table, Item: { x: handlers } }));",
+      "  }",
+      "}",
+      "/*END*/",
+      "export const req: PutCommandInput = { TableName: cfg.table, Item: { h: handlers, c: cfg } };",
+    ].join('\n');
+    for (const ins of ['handlers', 'cfg', ' q'])
+      for (const crlf of [false, true])
+        it(`inserting ${JSON.stringify(ins)} before the next statement${crlf ? ', CRLF' : ''}`, () => {
+          const st = start(TEXT, crlf);
+          insert(st, '/*END*/', ins);
+        });
+  });
 });
