@@ -78,9 +78,10 @@ interface Unit {
    */
   stale?: boolean;
   /**
-   * The statement holds a parse error (a one-parse full extraction of a document with errors; chunks and regions parse
-   * without). The parser's recovery may have ended it only because of the next statement's first token, so an edit
-   * there could extend it in a fresh parse: the statement path does not start right after it.
+   * The statement holds a parse error, or the parser reported one at the next statement's first token (a one-parse full
+   * extraction of a document with errors; chunks and regions parse without). Its recovery may have ended it only
+   * because of that token, so an edit there could extend it in a fresh parse, and an edit inside it may make a region
+   * that parses alone but not so in the document: the statement path neither starts in it nor right after it.
    */
   broken?: boolean;
 }
@@ -2073,9 +2074,10 @@ export class TsDocument {
     if (errors?.length) {
       const at = errors.map((e) => e.start).sort((a, b) => a - b);
       let q = 0;
+      // An error the parser reports at the next statement's first token (`a,` then `let`) is this statement's too.
       for (const u of this.units) {
         while (q < at.length && at[q] < u.pos) q++;
-        if (q < at.length && at[q] <= u.end) u.broken = true;
+        if (q < at.length && at[q] <= Math.max(u.end, skipTrivia(sf.text, u.end))) u.broken = true;
       }
     }
     this.env = buildEnv(this.units, this.host);
@@ -2478,8 +2480,9 @@ export class TsDocument {
       const sites = this.memberEdit(i, newText, span);
       if (sites) return sites;
     }
-    // After a statement holding a parse error, an edit may extend it (see Unit.broken).
-    if (i > 0 && units[i - 1].broken) return undefined;
+    // After a statement holding a parse error, an edit may extend it; in one, the parse of the region alone may
+    // differ from the document's (see Unit.broken).
+    if (units[i].broken || (i > 0 && units[i - 1].broken)) return undefined;
     const toEnd = j === n - 1;
     const regionStart = start(units[i]);
     const regionEndOld = toEnd ? this.text.length : end(units[j]);

@@ -148,5 +148,11 @@ describe('extract: incremental updates reading values declared further down (rev
           const st = start(TEXT, crlf);
           insert(st, '/*END*/', ins);
         });
+
+    it('an edit inside a statement holding a parse error (fuzz.ts seed 15, reduced): the region parses alone, not as in the document', () => {
+      const text = "(async d() { /*D*/ },c.send(new PutCommand({ TableName: handlers.t, Item: { x: 1 } }));table: 'Other',/*\n  get: (k) => { /*H*/\nlet handlers = 1;\n, h: handlers(doc.send(new PutCommand({ TableName: cfg.table, Item: { x: handlers } }));";
+      const st = start(text, false);
+      insert(st, '/*H*/', 'x');
+    });
   });
 });
