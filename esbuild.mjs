@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { packageDirOf, writeNotices } from './scripts/notices.mjs';
+import { latin1Comments } from './scripts/latin1.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -88,13 +89,7 @@ function copyMinified(from, to) {
   writeFileSync(to, stamp + code);
 }
 
-/**
- * V8 keeps a script's source for as long as the script lives, as a one-byte string when every character is Latin-1 and
- * as a two-byte one (twice the size) otherwise. esbuild escapes non-ASCII characters in code, not in the comments it
- * keeps: three em dashes in comments made dist/server.js's 1.75 MB source a 3.3 MB string in the server's heap. Each
- * UTF-16 unit above U+00FF in a bundle becomes '?' (same length: the source map's columns still hold), after checking
- * that only comments change: the bundle and its rewrite minify (whitespace, which drops comments) to the same code.
- */
+/** Each bundle's source made Latin-1 where only comments hold other characters (scripts/latin1.mjs). */
 const latin1Bundle = {
   name: 'latin1-bundle',
   setup(build) {
@@ -102,20 +97,11 @@ const latin1Bundle = {
       const file = build.initialOptions.outfile;
       if (result.errors.length || !file) return;
       const code = readFileSync(file, 'utf8');
-      const latin1 = latin1Comments(code);
+      const latin1 = latin1Comments(code, file);
       if (latin1 !== code) writeFileSync(file, latin1);
     });
   },
 };
-
-/** `code` with every UTF-16 unit above U+00FF replaced by '?'; throws when one is outside a comment. */
-function latin1Comments(code) {
-  const latin1 = code.replace(/[\u0100-\uffff]/g, '?');
-  if (latin1 === code) return code;
-  const strip = (c) => esbuild.transformSync(c, { minifyWhitespace: true, format: 'cjs', target: 'node20', legalComments: 'none' }).code;
-  if (strip(latin1) !== strip(code)) throw new Error('latin1-bundle: a character above U+00FF outside a comment');
-  return latin1;
-}
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, metafile: true, ...e, plugins: [...(e.plugins ?? []), latin1Bundle] })));
 if (watch) {

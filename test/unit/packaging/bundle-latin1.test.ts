@@ -28,4 +28,27 @@ describe('packaging: bundles are Latin-1 (one-byte source strings in V8)', funct
       assert.ok(map.mappings.split(';').length <= code.split('\n').length);
     });
   }
+
+  // scripts/latin1.mjs: where esbuild keeps a character above U+00FF raw, as a bundle would hold it.
+  const cases: { name: string; code: string; rewritten: boolean }[] = [
+    { name: 'a line comment', code: 'const a = 1; // one \u2014 two\n', rewritten: true },
+    { name: 'a block comment', code: '/* \u201chi\u201d */ const a = 1;\n', rewritten: true },
+    { name: 'a surrogate pair in a comment', code: '// \ud83d\ude00\nconst a = 1;\n', rewritten: true },
+    { name: 'Latin-1 only', code: 'const a = "caf\u00e9"; // na\u00efve\n', rewritten: false },
+    { name: 'a regular expression literal', code: 'const r = /[\u201c\u201d]/;\n', rewritten: false },
+    { name: 'a raw template', code: 'const t = String.raw`a\u2014b`;\n', rewritten: false },
+    { name: 'a comment and a regular expression', code: '// \u2014\nconst r = /\u2014/;\n', rewritten: false },
+  ];
+  for (const c of cases) {
+    it(`latin1Comments: ${c.name} -> ${c.rewritten ? 'rewritten, same length' : 'left as is'}`, async () => {
+      const { latin1Comments } = await import('../../../scripts/latin1.mjs');
+      const warnings: string[] = [];
+      const out = latin1Comments(c.code, 'x.js', (m) => warnings.push(m));
+      assert.equal(out.length, c.code.length);
+      assert.equal(out !== c.code, c.rewritten);
+      if (c.rewritten) assert.equal(out.search(/[\u0100-\uffff]/), -1);
+      // Left as is only for a character outside a comment (a warning says so); Latin-1 text needs no rewrite at all.
+      assert.equal(warnings.length, !c.rewritten && /[\u0100-\uffff]/.test(c.code) ? 1 : 0, warnings.join('\n'));
+    });
+  }
 });
