@@ -56,4 +56,41 @@ describe('lsp: idle memory trim', function () {
       await client.stop();
     }
   });
+
+  it('never scavenges while a request is being answered: a pull waiting for its settings puts every step off', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const client = await LspClient.start({
+      pull: true,
+      settings: async () => {
+        await held;
+        return {};
+      },
+    });
+    try {
+      const stats = () => client.connection.sendRequest<ServerStats>(StatsRequest);
+      const uri = 'file:///w/pulled.ts';
+      await client.open(uri, 'typescript', tsFile(50));
+      // The pull goes first: from now on a request is being answered (it waits for settings the client holds).
+      const pulled = client.pullDiagnostics(uri);
+      await client.roundTrip();
+      // Then a close arms the trim (as it does after any close); its steps must find the server busy.
+      await client.open('file:///w/other.ts', 'typescript', 'export const a = 1;\n');
+      await client.close('file:///w/other.ts');
+      const deadline = Date.now() + 120_000;
+      let s = await stats();
+      while (s.idleTrim?.deferred === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+        s = await stats();
+      }
+      assert.ok((s.idleTrim?.deferred ?? 0) >= 1, 'a step was put off while the pull waited');
+      assert.equal(s.idleTrim?.gcs, 0);
+      release();
+      const report = await pulled;
+      assert.equal(report.kind, 'full');
+    } finally {
+      release();
+      await client.stop();
+    }
+  });
 });

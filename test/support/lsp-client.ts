@@ -60,7 +60,7 @@ if (typeof before === 'function') {
 export interface StartOptions {
   /** Declare pull diagnostics support (textDocument.diagnostic). Default false: the server pushes. */
   pull?: boolean;
-  /** The `dynalint` section for a scopeUri (workspace/configuration). Default: {} (all defaults). */
+  /** The `dynalint` section for a scopeUri (workspace/configuration), or a promise of it (held answers). Default: {}. */
   settings?: (scopeUri: string | undefined) => unknown;
   /** Workspace folder URIs. */
   folders?: string[];
@@ -111,10 +111,12 @@ export class LspClient {
       client.notify();
     });
     connection.onRequest('workspace/configuration', (p: { items: { scopeUri?: string; section?: string }[] }) =>
-      p.items.map((i) => {
-        client.configurationRequests.push(i.scopeUri);
-        return options.settings?.(i.scopeUri) ?? {};
-      }),
+      Promise.all(
+        p.items.map(async (i) => {
+          client.configurationRequests.push(i.scopeUri);
+          return (await options.settings?.(i.scopeUri)) ?? {};
+        }),
+      ),
     );
     connection.onRequest('client/registerCapability', () => null);
     connection.onRequest('workspace/diagnostic/refresh', () => {

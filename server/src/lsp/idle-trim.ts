@@ -13,11 +13,13 @@
  *    V8 shrinks new space. The step's own reading of the heap statistics (an array of objects) before each scavenge
  *    keeps the measured throughput non-zero (zero does not count as low). With `intervalMs` shorter than V8's 5 s
  *    window (tests), the lint's sample leaves V8's ring buffer of 10 samples after ~10 scavenges instead.
- * 3. It stops when new space is back at or under `thresholdBytes`, or after `maxGcs` scavenges.
+ * 3. It stops when new space is back at or under `thresholdBytes`, or after `maxGcs` scavenges since the lint or
+ *    close that armed it.
  *
- * A lint (`linted`) or a close (`closed`) arms it. Any message or lint (`activity`) cancels a pending step and starts
- * over from step 1; a step that finds a lint running or queued (`busy`) waits `settleMs` more. Nothing runs unless new
- * space is above the threshold when the server has become quiet.
+ * A lint (`linted`) or a close (`closed`) arms it. Any other message (`activity`) cancels a pending step and starts
+ * over from step 1 (the scavenges already run still count); a step that finds a lint running or queued or a request
+ * being answered (`busy`) waits `settleMs` more. Nothing runs unless new space is above the threshold when the server
+ * has become quiet. A step that throws turns the trim off for good (`onError`): a timer never throws.
  *
  * Measured (50,000-line TS file, first lint and one edit): RSS 185 -> 157 MB ~7 s later, after 2 scavenges of
  * 3-21 ms. Old space is left as it is: V8's memory reducer compacts it on its own ~100 s after the last major GC
@@ -41,6 +43,8 @@ export interface IdleTrimOptions {
   minorGc: () => void;
   /** A lint is running or queued: a step waits. */
   busy: () => boolean;
+  /** A step threw (the trim is then off for good). */
+  onError?: (e: unknown) => void;
   /** A trim finished (new space back under the threshold, or given up). */
   onFinish?: (shrunk: boolean, last: NonNullable<IdleTrimStats['last']>, pausesMs: number[]) => void;
   /** Timers (tests pass a fake clock); default: unref'd `setTimeout`. */
@@ -68,10 +72,12 @@ export function idleTrimTiming(env: string | undefined): Pick<IdleTrimOptions, '
 export class IdleTrim {
   private timer: unknown;
   private armed = false;
+  /** A step threw (`onError`): the trim is off for the rest of the process. */
+  private failed = false;
   private gcsThisTrim = 0;
   private newSpaceAtStart = 0;
   private pausesThisTrim: number[] = [];
-  private readonly s: IdleTrimStats = { trims: 0, givenUp: 0, cancelled: 0, gcs: 0, pausesMs: [] };
+  private readonly s: IdleTrimStats = { trims: 0, givenUp: 0, cancelled: 0, deferred: 0, gcs: 0, pausesMs: [] };
 
   private readonly timers: NonNullable<IdleTrimOptions['timers']>;
 
@@ -80,14 +86,15 @@ export class IdleTrim {
   }
 
   get enabled(): boolean {
-    return this.o.maxGcs > 0;
+    return this.o.maxGcs > 0 && !this.failed;
   }
 
   /** A lint finished: a trim starts once the server has been quiet for `settleMs` (if new space grew). */
   linted(): void {
     if (!this.enabled) return;
     this.armed = true;
-    this.restart();
+    this.gcsThisTrim = 0; // a lint (or a close) is what allows `maxGcs` more scavenges: nothing else resets the count
+    this.schedule(this.o.settleMs);
   }
 
   /** A document was closed: what it held is garbage now, and the young generation it grew is given back the same way. */
@@ -95,11 +102,15 @@ export class IdleTrim {
     this.linted();
   }
 
-  /** A message arrived: a pending step is cancelled and the trim (if one is due) starts over. */
+  /**
+   * A message arrived: a pending step is cancelled and the trim (if one is due) starts over from the settle time. The
+   * scavenges it already ran still count against `maxGcs`: messages without lints (hovers while the cursor moves)
+   * cannot make it run without bound.
+   */
   activity(): void {
     if (!this.armed) return;
     if (this.timer !== undefined && this.gcsThisTrim > 0) this.s.cancelled++;
-    this.restart();
+    this.schedule(this.o.settleMs);
   }
 
   stats(): IdleTrimStats {
@@ -112,11 +123,6 @@ export class IdleTrim {
     this.armed = false;
   }
 
-  private restart(): void {
-    this.gcsThisTrim = 0;
-    this.schedule(this.o.settleMs);
-  }
-
   private schedule(ms: number): void {
     if (this.timer !== undefined) this.timers.clear(this.timer);
     this.timer = this.timers.set(() => this.step(), ms);
@@ -125,7 +131,21 @@ export class IdleTrim {
   private step(): void {
     this.timer = undefined;
     if (!this.armed) return;
-    if (this.o.busy()) return this.schedule(this.o.settleMs);
+    try {
+      this.trimStep();
+    } catch (e) {
+      // A timer must never throw into the event loop (the server would exit): the trim turns itself off for good.
+      this.dispose();
+      this.failed = true;
+      this.o.onError?.(e);
+    }
+  }
+
+  private trimStep(): void {
+    if (this.o.busy()) {
+      this.s.deferred++;
+      return this.schedule(this.o.settleMs);
+    }
     const before = this.o.newSpaceBytes();
     if (this.gcsThisTrim === 0) {
       if (before <= this.o.thresholdBytes) {

@@ -156,6 +156,7 @@ export function startServer(connection: Connection): ServerHandle {
     minorGc: () => gcFunction()({ type: 'minor' }),
     // A lint queued or running (push), or a request awaiting something (a pull's settings, `ready`): no scavenge then.
     busy: () => scheduler.busy || answering > 0,
+    onError: (e) => log(`idle trim failed, off from now on: ${(e as Error)?.stack ?? String(e)}`),
     onFinish: (shrunk, t, pauses) =>
       log(`idle trim: new space ${(t.newSpaceBefore / 1048576).toFixed(0)} -> ${(t.newSpaceAfter / 1048576).toFixed(0)} MB${shrunk ? '' : ' (gave up)'} after ${t.gcs} scavenge(s) of ${pauses.map((p) => p.toFixed(1)).join(', ')} ms`),
   });

@@ -93,6 +93,8 @@ export interface IdleTrimStats {
   givenUp: number;
   /** Trims cancelled after their first scavenge by a message or a lint (started over once the server is quiet). */
   cancelled: number;
+  /** Steps put off because a lint was queued or running or a request was being answered. */
+  deferred: number;
   /** Scavenges run by the trim, and the pause of the last ones (ms). */
   gcs: number;
   pausesMs: number[];

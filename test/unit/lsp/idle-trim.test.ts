@@ -39,10 +39,11 @@ class Clock {
 }
 
 /** A fake young generation: each scavenge shrinks it to `shrinkTo` once `shrinkAfter` scavenges have run. */
-function setup(o: { newSpace?: number; shrinkAfter?: number; shrinkTo?: number; maxGcs?: number } = {}) {
+function setup(o: { newSpace?: number; shrinkAfter?: number; shrinkTo?: number; maxGcs?: number; gcThrows?: boolean } = {}) {
   const clock = new Clock();
   const heap = { newSpace: o.newSpace ?? 32 * MB, gcs: 0, busy: false };
   const finished: boolean[] = [];
+  const errors: unknown[] = [];
   const opts: IdleTrimOptions = {
     settleMs: 1000,
     intervalMs: 6000,
@@ -50,14 +51,16 @@ function setup(o: { newSpace?: number; shrinkAfter?: number; shrinkTo?: number; 
     thresholdBytes: 8 * MB,
     newSpaceBytes: () => heap.newSpace,
     minorGc: () => {
+      if (o.gcThrows) throw new Error('no gc here');
       heap.gcs++;
       if (heap.gcs >= (o.shrinkAfter ?? 2)) heap.newSpace = o.shrinkTo ?? 1 * MB;
     },
     busy: () => heap.busy,
     onFinish: (shrunk) => finished.push(shrunk),
+    onError: (e) => errors.push(e),
     timers: clock.api,
   };
-  return { clock, heap, finished, trim: new IdleTrim(opts) };
+  return { clock, heap, finished, errors, trim: new IdleTrim(opts) };
 }
 
 describe('lsp idle trim', () => {
@@ -117,15 +120,43 @@ describe('lsp idle trim', () => {
     assert.equal(trim.stats().trims, 1);
   });
 
-  it('waits while a lint is running or queued', () => {
+  it('waits while a lint is running or queued or a request is being answered (each wait counted)', () => {
     const { clock, heap, trim } = setup();
     trim.linted();
     heap.busy = true;
     clock.advance(30_000);
     assert.equal(heap.gcs, 0);
+    assert.equal(trim.stats().deferred, 30);
     heap.busy = false;
     clock.advance(1000);
     assert.equal(heap.gcs, 1);
+  });
+
+  it('messages without lints cannot make it run without bound: its scavenges count from the lint that armed it', () => {
+    const { clock, heap, trim } = setup({ shrinkAfter: 1_000_000 });
+    trim.linted();
+    for (let i = 0; i < 1440; i++) {
+      clock.advance(2500); // a hover every 2.5 s for an hour, never a lint
+      trim.activity();
+    }
+    clock.advance(600_000);
+    assert.equal(heap.gcs, 6);
+    assert.equal(trim.stats().givenUp, 1);
+    assert.equal(clock.pending, 0);
+    trim.linted(); // a new lint allows a new trim
+    clock.advance(600_000);
+    assert.equal(heap.gcs, 12);
+  });
+
+  it('a step that throws turns the trim off instead of throwing from its timer', () => {
+    const { clock, errors, trim } = setup({ gcThrows: true });
+    trim.linted();
+    assert.doesNotThrow(() => clock.advance(1000));
+    assert.equal(errors.length, 1);
+    assert.equal(clock.pending, 0);
+    trim.linted();
+    trim.activity();
+    assert.equal(clock.pending, 0, 'off for good');
   });
 
   it('gives up after its bound of scavenges', () => {
