@@ -177,9 +177,10 @@ function siteRuleIndex(active: readonly Rule[]): number[] {
 /** A site finding as the lint reports it: its severity set, without `unless` (the rule cache's `dropIf` data). */
 function finalOf(f: SiteFinding, severity: Severity): Finding {
   if (f.unless === undefined) return { ...f, severity };
-  const rest = { ...f, severity };
-  delete rest.unless;
-  return rest;
+  // Not `delete`: a deleted property turns the object into a dictionary (448 B instead of ~100 for each of the
+  // ~2,500 findings with `unless` the rule cache keeps on a 50,000-line file; ~1 MB of heap).
+  const { unless: _unless, ...rest } = f;
+  return { ...rest, severity };
 }
 
 /** The last resolution, with copies of the configurations it was made for (a document linted again has the same). */
