@@ -103,6 +103,14 @@ def c():
     assert.deepEqual(JSON.parse(JSON.stringify(doc.update(prev))), JSON.parse(JSON.stringify(extract(prev, 'python'))));
   });
 
+  it('typescript: deleting a line break that joins `con` and `st C = ...` into a declaration a function below reads re-reads that function (review 2, a long-lived service fuzz)', () => {
+    const { prev, next } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/incremental/ts-join-declaration.json'), 'utf8')) as { prev: string; next: string };
+    const doc = createDocumentExtractor('typescript');
+    doc.update(prev);
+    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(next))), JSON.parse(JSON.stringify(extract(next, 'typescript'))));
+    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(prev))), JSON.parse(JSON.stringify(extract(prev, 'typescript'))));
+  });
+
   it('python: a module-level constant tree-sitter wraps in an ERROR (a stray `}` typed after it) is still part of the environment: an edit inside it moves what its readers hold', () => {
     const text = `import boto3
 client = boto3.client("dynamodb")
