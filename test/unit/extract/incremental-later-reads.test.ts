@@ -149,6 +149,27 @@ describe('extract: incremental updates reading values declared further down (rev
           insert(st, '/*END*/', ins);
         });
 
+    // Typing below a half-written line: only an edit up to the end of the next statement's first line can extend the
+    // broken statement; further in, the edit is read incrementally (it re-extracted the whole document at each key:
+    // review 3, P1).
+    const BELOW = `${HEAD}const broken = (;\nexport async function bump(id: string) {\n  /*FIRST*/\n  await doc.send(new UpdateCommand({ TableName: 'T', Key: { id }, UpdateExpression: 'SET seen/*S*/ = :t', ExpressionAttributeValues: { ':t': 1 } }));\n}\nexport const after = 1;\n`;
+    for (const crlf of [false, true])
+      it(`typing inside the statement after a broken one stays incremental and equals a fresh extraction${crlf ? ', CRLF' : ''}`, () => {
+        const st = start(BELOW, crlf);
+        for (const ch of ['x', 'y', 'z']) {
+          insert(st, '/*S*/', ch);
+          assert.equal(st.doc.lastWasIncremental, true, 'read incrementally');
+        }
+        insert(st, '/*FIRST*/', ' q');
+        assert.equal(st.doc.lastWasIncremental, true, 'a later line of the statement too');
+      });
+    for (const crlf of [false, true])
+      it(`an edit on the next statement's first line after a broken one is read whole${crlf ? ', CRLF' : ''}`, () => {
+        const st = start(BELOW, crlf);
+        insert(st, 'export async function bump(id: string) {', ' ');
+        assert.equal(st.doc.lastWasIncremental, false);
+      });
+
     it('an edit inside a statement holding a parse error (fuzz.ts seed 15, reduced): the region parses alone, not as in the document', () => {
       const text = "(async d() { /*D*/ },c.send(new PutCommand({ TableName: handlers.t, Item: { x: 1 } }));table: 'Other',/*\n  get: (k) => { /*H*/\nlet handlers = 1;\n, h: handlers(doc.send(new PutCommand({ TableName: cfg.table, Item: { x: handlers } }));";
       const st = start(text, false);
