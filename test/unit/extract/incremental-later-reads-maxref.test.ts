@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ensureParser, extract, initParsers } from '../../../server/src/extract';
 import { maxRef, shiftSite } from '../../../server/src/extract/remap';
 import { FIXTURES } from './support';
+import { eachOffset } from '../../support/offsets';
 
 const REALWORLD = join(__dirname, '..', '..', 'fixtures', 'realworld');
 const LANG: Record<string, string> = { ts: 'typescript', tsx: 'typescriptreact', js: 'javascript', py: 'python', json: 'json', jsonc: 'jsonc', go: 'go', java: 'java' };
@@ -18,22 +19,7 @@ const LANG: Record<string, string> = { ts: 'typescript', tsx: 'typescriptreact',
 /** The largest offset a JSON form holds. */
 function jsonMax(x: unknown): number {
   let m = 0;
-  const stack: unknown[] = [x];
-  while (stack.length) {
-    const o = stack.pop();
-    if (Array.isArray(o)) {
-      for (const e of o) stack.push(e);
-      continue;
-    }
-    if (o === null || typeof o !== 'object') continue;
-    const rec = o as Record<string, unknown>;
-    if (typeof rec.start === 'number' && typeof rec.end === 'number') m = Math.max(m, rec.start, rec.end);
-    for (const k of ['offsets', 'ends']) {
-      const a = rec[k];
-      if (Array.isArray(a)) for (const n of a) if (typeof n === 'number') m = Math.max(m, n);
-    }
-    for (const [k, v] of Object.entries(rec)) if (k !== 'offsets' && k !== 'ends') stack.push(v);
-  }
+  eachOffset(x, (n) => ((m = Math.max(m, n)), n));
   return m;
 }
 const json = (x: unknown) => JSON.stringify(x);

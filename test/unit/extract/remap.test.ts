@@ -5,6 +5,7 @@ import { ensureParser, extract, initParsers, RequestSite, StringNode, VNode } fr
 import { shiftSite, shiftTree } from '../../../server/src/extract/remap';
 import { plain, plainBase } from '../../../server/src/core/strings';
 import { fixture, strings } from './support';
+import { eachOffset } from '../../support/offsets';
 
 const REALWORLD = join(__dirname, '..', '..', 'fixtures', 'realworld');
 
@@ -26,26 +27,7 @@ function rng(seed: number): () => number {
 
 /** The reference: every offset a site's JSON form holds, moved in place. */
 function refShift(x: unknown, from: number, diff: number): void {
-  const move = (o: number) => (o >= from ? o + diff : o);
-  const stack: unknown[] = [x];
-  while (stack.length) {
-    const o = stack.pop();
-    if (Array.isArray(o)) {
-      for (const e of o) stack.push(e);
-      continue;
-    }
-    if (o === null || typeof o !== 'object') continue;
-    const rec = o as Record<string, unknown>;
-    if (typeof rec.start === 'number' && typeof rec.end === 'number') {
-      rec.start = move(rec.start);
-      rec.end = move(rec.end);
-    }
-    for (const k of ['offsets', 'ends']) {
-      const a = rec[k];
-      if (Array.isArray(a) && a.every((n) => typeof n === 'number')) for (let i = 0; i < a.length; i++) a[i] = move(a[i] as number);
-    }
-    for (const [k, v] of Object.entries(rec)) if (k !== 'offsets' && k !== 'ends') stack.push(v);
-  }
+  eachOffset(x, (o) => (o >= from ? o + diff : o));
 }
 
 const json = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
