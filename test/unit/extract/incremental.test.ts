@@ -35,6 +35,15 @@ const SNIPPETS: Record<string, string[]> = {
   jsonc: ['x', ',', '{', '"', '{"TableName": "T", "UpdateExpression": "ADD n :v"},'],
 };
 
+/** A text pair of test/fixtures/incremental: the update to `next`, and back to `prev`, equal fresh extractions. */
+function fixturePair(file: string, language: 'python' | 'typescript'): void {
+  const { prev, next } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/incremental', file), 'utf8')) as { prev: string; next: string };
+  const doc = createDocumentExtractor(language);
+  doc.update(prev);
+  assert.deepEqual(JSON.parse(JSON.stringify(doc.update(next))), JSON.parse(JSON.stringify(extract(next, language))));
+  assert.deepEqual(JSON.parse(JSON.stringify(doc.update(prev))), JSON.parse(JSON.stringify(extract(prev, language))));
+}
+
 describe('extract: incremental re-parse gives the same sites as a full parse', () => {
   before(async () => {
     await initParsers();
@@ -95,20 +104,11 @@ def c():
   });
 
   it('python: an environment statement far from the edit that the re-parse swallows into an ERROR makes every statement be read again (its readers kept what they read: found by review, random edits of broken code)', () => {
-    const { prev, next } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/incremental/python-env-swallowed.json'), 'utf8')) as { prev: string; next: string };
-    const doc = createDocumentExtractor('python');
-    doc.update(prev);
-    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(next))), JSON.parse(JSON.stringify(extract(next, 'python'))));
-    // And back.
-    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(prev))), JSON.parse(JSON.stringify(extract(prev, 'python'))));
+    fixturePair('python-env-swallowed.json', 'python');
   });
 
   it('typescript: deleting a line break that joins `con` and `st C = ...` into a declaration a function below reads re-reads that function (review 2, a long-lived service fuzz)', () => {
-    const { prev, next } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/incremental/ts-join-declaration.json'), 'utf8')) as { prev: string; next: string };
-    const doc = createDocumentExtractor('typescript');
-    doc.update(prev);
-    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(next))), JSON.parse(JSON.stringify(extract(next, 'typescript'))));
-    assert.deepEqual(JSON.parse(JSON.stringify(doc.update(prev))), JSON.parse(JSON.stringify(extract(prev, 'typescript'))));
+    fixturePair('ts-join-declaration.json', 'typescript');
   });
 
   it('python: a module-level constant tree-sitter wraps in an ERROR (a stray `}` typed after it) is still part of the environment: an edit inside it moves what its readers hold', () => {
