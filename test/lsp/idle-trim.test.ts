@@ -15,14 +15,18 @@ const key = (ds: Diagnostic[]) => ds.map((d) => `${d.range.start.line}:${d.range
 
 describe('lsp: idle memory trim', function () {
   this.timeout(180_000);
-  let saved: string | undefined;
+  let saved: (string | undefined)[] = [];
   before(() => {
-    saved = process.env.DYNALINT_IDLE_TRIM_MS;
+    saved = [process.env.DYNALINT_IDLE_TRIM_MS, process.env.DYNALINT_IDLE_REDUCER];
     process.env.DYNALINT_IDLE_TRIM_MS = '20';
+    // The reducer step whatever the heap's size (the 2,000-line file's heap is under the server's 48 MB).
+    process.env.DYNALINT_IDLE_REDUCER = '0';
   });
   after(() => {
-    if (saved === undefined) delete process.env.DYNALINT_IDLE_TRIM_MS;
-    else process.env.DYNALINT_IDLE_TRIM_MS = saved;
+    for (const [i, name] of ['DYNALINT_IDLE_TRIM_MS', 'DYNALINT_IDLE_REDUCER'].entries()) {
+      if (saved[i] === undefined) delete process.env[name];
+      else process.env[name] = saved[i];
+    }
   });
 
   // Whether V8 then shrinks new space is V8's decision (a throughput heuristic: with 20 ms waits a clean-clone run once
@@ -46,6 +50,12 @@ describe('lsp: idle memory trim', function () {
       // Shrunk: new space is at or under the threshold; given up: after exactly its bound of scavenges.
       if (/gave up/.test(line)) assert.equal(t.last.gcs, 16, line);
       else assert.ok(s.newSpaceBytes !== undefined && s.newSpaceBytes <= 8 * MB, `new space after ${s.newSpaceBytes}`);
+      // Then the reducer step: its 12 nudges once quiet, then the watch of what V8 runs (reported, not asserted).
+      const reducerLines = () => client.logs.filter((l) => l.startsWith("idle trim: V8's memory reducer"));
+      await client.waitFor(() => reducerLines()[0], 'the reducer step', 120_000);
+      const r = (await stats()).idleTrim!.reducer;
+      assert.deepEqual({ steps: r.steps, nudges: r.nudges, cancelled: r.cancelled, skipped: r.skipped }, { steps: 1, nudges: 12, cancelled: 0, skipped: 0 });
+      assert.ok(r.last && r.last.gcs === r.last.pausesMs.length && r.last.gcs <= 3, JSON.stringify(r.last));
       // An edit after the trim lints as a fresh server lints the same text; its undo gives the first findings back.
       const at = text.indexOf('#likes + :one') + 1;
       const edited = await client.diagnosticsFor(uri, await client.edit(uri, at, at + 5, 'views'), 120_000);
@@ -59,6 +69,11 @@ describe('lsp: idle memory trim', function () {
       assert.notDeepEqual(key(edited), key(first), 'the edit changes a finding');
       const undone = await client.diagnosticsFor(uri, await client.edit(uri, at, at + 5, 'likes'), 120_000);
       assert.deepEqual(key(undone), key(first));
+      // At most one step per lint (three lints so far: the first, the edit, its undo), each logged once.
+      await client.waitFor(() => reducerLines()[1], 'the second reducer step', 120_000);
+      const after = (await stats()).idleTrim!.reducer;
+      assert.ok(after.steps === reducerLines().length && after.steps <= client.linted.length, `${JSON.stringify(after)} after ${client.linted.length} lints`);
+      assert.deepEqual(key(await client.diagnosticsFor(uri, await client.edit(uri, at, at + 5, 'views'), 120_000)), key(edited));
     } finally {
       await client.stop();
     }
@@ -92,6 +107,7 @@ describe('lsp: idle memory trim', function () {
       }
       assert.ok((s.idleTrim?.deferred ?? 0) >= 1, 'a step was put off while the pull waited');
       assert.equal(s.idleTrim?.gcs, 0);
+      assert.deepEqual({ nudges: s.idleTrim?.reducer.nudges, steps: s.idleTrim?.reducer.steps }, { nudges: 0, steps: 0 });
       release();
       const report = await pulled;
       assert.equal(report.kind, 'full');

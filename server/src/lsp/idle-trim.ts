@@ -22,8 +22,21 @@
  * has become quiet. A step that throws turns the trim off for good (`onError`): a timer never throws.
  *
  * Measured (50,000-line TS file, first lint and one edit): RSS 185 -> 157 MB ~7 s later, after 2 scavenges of
- * 3-21 ms. Old space is left as it is: V8's memory reducer compacts it on its own ~100 s after the last major GC
- * (133 MB), with or without this trim; more idle scavenges do not start it earlier.
+ * 3-21 ms.
+ *
+ * Then, optionally, the reducer step (`reducer`): old space. V8's memory reducer (the memory-reducing major GCs that
+ * flush unused bytecode and compact old space: 153 -> 131-135 MB with the 50,000-line file) checks every 8 s whether
+ * the allocation rate is low, but a rate of exactly zero in old space does not count as low, so an idle server gets it
+ * only from its watchdog, ~100 s after the last major GC. Once the server has been quiet for `delayMs` after the
+ * scavenges, `nudges` steps `intervalMs` apart each allocate a little in the old generation and run a scavenge
+ * (`nudge`): V8's allocation samples (taken at GCs, the last 10 kept) then show a low, non-zero rate, and at its next
+ * check (within 8 s) the reducer runs its GCs (1-3, incremental marking, then a pause each). The server does not run
+ * a major GC itself: in Node 20 `gc({type: 'major', ...})` with options runs a scavenge, and a plain `gc()` (a forced
+ * major GC, 80-135 ms) gives back ~1 MB, because only V8's memory-reducing mode flushes bytecode and compacts. The
+ * GCs V8 then runs are watched (`watch`) for `watchMs` and their pauses reported. A message during the nudges cancels
+ * them (the wait starts over; at most `3 * nudges` nudges per lint or close); a message during the watch changes
+ * nothing (V8 has decided). `pays` (read when the step is due) skips it when the heap is small. At most once per lint
+ * or close.
  */
 import { performance } from 'node:perf_hooks';
 import type { IdleTrimStats } from '../protocol/lsp';
@@ -47,9 +60,35 @@ export interface IdleTrimOptions {
   onError?: (e: unknown) => void;
   /** A trim finished (new space back under the threshold, or given up). */
   onFinish?: (shrunk: boolean, last: NonNullable<IdleTrimStats['last']>, pausesMs: number[]) => void;
+  /** The reducer step after the scavenges (see above); absent: none. */
+  reducer?: ReducerOptions;
+  /** A reducer step finished its watch. */
+  onReducer?: (run: NonNullable<IdleTrimStats['reducer']['last']>) => void;
   /** Timers (tests pass a fake clock); default: unref'd `setTimeout`. */
   timers?: { set: (fn: () => void, ms: number) => unknown; clear: (handle: unknown) => void };
 }
+
+export interface ReducerOptions {
+  /** Quiet time after the scavenges (or after the settle time when new space had not grown) before the nudges. */
+  delayMs: number;
+  /** Time between nudges. */
+  intervalMs: number;
+  /** Nudges per step. */
+  nudges: number;
+  /** How long the GCs V8 runs after the nudges are watched (at most). */
+  watchMs: number;
+  /** A little old-generation allocation and a scavenge. */
+  nudge: () => void;
+  /** Whether the heap is large enough for the step to pay (read when it is due). */
+  pays: () => boolean;
+  /** Start watching V8's memory-reducing GCs (each one's pause, ms); returns the function that stops watching. */
+  watch: (onGc: (pauseMs: number) => void) => () => void;
+  /** RSS now (bytes), for the stats. */
+  rss: () => number;
+}
+
+/** V8's memory reducer runs at most this many GCs in a row. */
+const REDUCER_GCS = 3;
 
 const nodeTimers = {
   set: (fn: () => void, ms: number): unknown => setTimeout(fn, ms).unref(),
@@ -69,15 +108,44 @@ export function idleTrimTiming(env: string | undefined): Pick<IdleTrimOptions, '
   return { settleMs: 1000, intervalMs: 6000, maxGcs: 6 };
 }
 
+type Phase = 'scavenge' | 'wait' | 'nudge' | 'watch';
+
+/**
+ * Settings of the reducer step: 10 s of quiet after the scavenges (a keystroke then is unlikely to meet the reducer's
+ * pauses), 12 nudges 100 ms apart (V8 keeps its last 10 allocation samples), a watch of 20 s (the reducer checks every
+ * 8 s, then marks incrementally). DYNALINT_IDLE_TRIM_MS=<ms> (tests): the delay and the interval that short, a watch
+ * of 10 of them. 'off' or 0: none.
+ */
+export function reducerTiming(env: string | undefined): Pick<ReducerOptions, 'delayMs' | 'intervalMs' | 'nudges' | 'watchMs'> | undefined {
+  if (env === 'off' || env === '0') return undefined;
+  const ms = env ? Number(env) : NaN;
+  if (Number.isFinite(ms) && ms > 0) return { delayMs: ms, intervalMs: ms, nudges: 12, watchMs: 10 * ms };
+  return { delayMs: 10_000, intervalMs: 100, nudges: 12, watchMs: 20_000 };
+}
+
 export class IdleTrim {
   private timer: unknown;
   private armed = false;
+  private phase: Phase = 'scavenge';
+  private nudgesThisStep = 0;
+  private nudgesThisTrim = 0;
+  private rssBefore = 0;
+  private reducerPauses: number[] = [];
+  private stopWatch: (() => void) | undefined;
   /** A step threw (`onError`): the trim is off for the rest of the process. */
   private failed = false;
   private gcsThisTrim = 0;
   private newSpaceAtStart = 0;
   private pausesThisTrim: number[] = [];
-  private readonly s: IdleTrimStats = { trims: 0, givenUp: 0, cancelled: 0, deferred: 0, gcs: 0, pausesMs: [] };
+  private readonly s: IdleTrimStats = {
+    trims: 0,
+    givenUp: 0,
+    cancelled: 0,
+    deferred: 0,
+    gcs: 0,
+    pausesMs: [],
+    reducer: { steps: 0, watching: false, skipped: 0, cancelled: 0, nudges: 0, gcs: 0, pausesMs: [] },
+  };
 
   private readonly timers: NonNullable<IdleTrimOptions['timers']>;
 
@@ -92,7 +160,10 @@ export class IdleTrim {
   /** A lint finished: a trim starts once the server has been quiet for `settleMs` (if new space grew). */
   linted(): void {
     if (!this.enabled) return;
+    if (this.phase === 'watch') this.endWatch();
     this.armed = true;
+    this.phase = 'scavenge';
+    this.nudgesThisTrim = 0;
     this.gcsThisTrim = 0; // a lint (or a close) is what allows `maxGcs` more scavenges: nothing else resets the count
     this.schedule(this.o.settleMs);
   }
@@ -109,18 +180,28 @@ export class IdleTrim {
    */
   activity(): void {
     if (!this.armed) return;
+    if (this.phase === 'watch') return; // V8 has decided: its GCs run or not whatever arrives now
+    if (this.phase === 'nudge') {
+      this.s.reducer.cancelled++;
+      this.phase = 'wait';
+    }
+    if (this.phase === 'wait') return this.schedule(this.o.reducer!.delayMs);
     if (this.timer !== undefined && this.gcsThisTrim > 0) this.s.cancelled++;
     this.schedule(this.o.settleMs);
   }
 
   stats(): IdleTrimStats {
-    return { ...this.s, pausesMs: [...this.s.pausesMs] };
+    const r = this.s.reducer;
+    return { ...this.s, pausesMs: [...this.s.pausesMs], reducer: { ...r, watching: this.phase === 'watch', pausesMs: [...r.pausesMs], ...(r.last ? { last: { ...r.last, pausesMs: [...r.last.pausesMs] } } : {}) } };
   }
 
   dispose(): void {
     if (this.timer !== undefined) this.timers.clear(this.timer);
     this.timer = undefined;
     this.armed = false;
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+    this.phase = 'scavenge';
   }
 
   private schedule(ms: number): void {
@@ -142,16 +223,19 @@ export class IdleTrim {
   }
 
   private trimStep(): void {
+    if (this.phase === 'watch') return this.endWatch();
     if (this.o.busy()) {
       this.s.deferred++;
-      return this.schedule(this.o.settleMs);
+      if (this.phase === 'nudge') {
+        this.s.reducer.cancelled++;
+        this.phase = 'wait';
+      }
+      return this.schedule(this.phase === 'wait' ? this.o.reducer!.delayMs : this.o.settleMs);
     }
+    if (this.phase !== 'scavenge') return this.reducerStep();
     const before = this.o.newSpaceBytes();
     if (this.gcsThisTrim === 0) {
-      if (before <= this.o.thresholdBytes) {
-        this.armed = false; // the lint did not grow the young generation: nothing to give back
-        return;
-      }
+      if (before <= this.o.thresholdBytes) return this.toReducer(); // the lint did not grow the young generation
       this.newSpaceAtStart = before;
       this.pausesThisTrim = [];
     }
@@ -170,10 +254,73 @@ export class IdleTrim {
   }
 
   private finish(shrunk: boolean, after: number): void {
-    this.armed = false;
     if (shrunk) this.s.trims++;
     else this.s.givenUp++;
     this.s.last = { gcs: this.gcsThisTrim, newSpaceBefore: this.newSpaceAtStart, newSpaceAfter: after };
     this.o.onFinish?.(shrunk, this.s.last, this.pausesThisTrim);
+    this.toReducer();
+  }
+
+  /** The scavenges are over: the reducer step is next (if there is one), once quiet for its delay. */
+  private toReducer(): void {
+    if (!this.o.reducer) {
+      this.armed = false;
+      return;
+    }
+    this.phase = 'wait';
+    this.schedule(this.o.reducer.delayMs);
+  }
+
+  private reducerStep(): void {
+    const r = this.o.reducer!;
+    if (this.phase === 'wait') {
+      if (!r.pays()) {
+        this.s.reducer.skipped++;
+        this.armed = false;
+        this.phase = 'scavenge';
+        return;
+      }
+      this.phase = 'nudge';
+      this.nudgesThisStep = 0;
+      this.rssBefore = r.rss();
+    }
+    if (this.nudgesThisTrim >= 3 * r.nudges) {
+      // Messages kept cancelling the nudges: given up until the next lint or close.
+      this.armed = false;
+      this.phase = 'scavenge';
+      return;
+    }
+    r.nudge();
+    this.nudgesThisStep++;
+    this.nudgesThisTrim++;
+    this.s.reducer.nudges++;
+    if (this.nudgesThisStep < r.nudges) return this.schedule(r.intervalMs);
+    // The nudges are done: V8's reducer decides at its next check (within 8 s); its GCs are watched for `watchMs`.
+    this.phase = 'watch';
+    this.s.reducer.steps++;
+    this.reducerPauses = [];
+    this.stopWatch = r.watch((pause) => {
+      if (this.phase !== 'watch') return;
+      const p = Math.round(pause * 100) / 100;
+      this.reducerPauses.push(p);
+      this.s.reducer.gcs++;
+      this.s.reducer.pausesMs.push(p);
+      if (this.s.reducer.pausesMs.length > PAUSES_KEPT) this.s.reducer.pausesMs.shift();
+      // V8 runs at most 3 in a row; after one, the next (if any) comes within ~1 s: the watch ends 3 s after the last.
+      this.schedule(this.reducerPauses.length >= REDUCER_GCS ? 0 : Math.min(3000, r.watchMs));
+    });
+    this.schedule(r.watchMs);
+  }
+
+  private endWatch(): void {
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+    if (this.timer !== undefined) this.timers.clear(this.timer);
+    this.timer = undefined;
+    this.armed = false;
+    this.phase = 'scavenge';
+    const r = this.o.reducer!;
+    this.s.reducer.last = { gcs: this.reducerPauses.length, pausesMs: this.reducerPauses, rssBefore: this.rssBefore, rssAfter: r.rss() };
+    this.o.onReducer?.(this.s.reducer.last);
   }
 }

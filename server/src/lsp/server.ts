@@ -17,8 +17,9 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { appendFileSync } from 'node:fs';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureParser, resolveLanguageId } from '../extract';
@@ -29,7 +30,7 @@ import { validationCacheStats } from '../rules/expression-rules';
 import type { DynalintSettings } from '../protocol/settings';
 import { DynalintService } from '../service';
 import { oneWritePerMessage } from './framing';
-import { IdleTrim, idleTrimTiming } from './idle-trim';
+import { IdleTrim, type ReducerOptions, idleTrimTiming, reducerTiming } from './idle-trim';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
 import { WorkspaceTables } from './tables';
@@ -159,6 +160,10 @@ export function startServer(connection: Connection): ServerHandle {
     onError: (e) => log(`idle trim failed, off from now on: ${(e as Error)?.stack ?? String(e)}`),
     onFinish: (shrunk, t, pauses) =>
       log(`idle trim: new space ${(t.newSpaceBefore / 1048576).toFixed(0)} -> ${(t.newSpaceAfter / 1048576).toFixed(0)} MB${shrunk ? '' : ' (gave up)'} after ${t.gcs} scavenge(s) of ${pauses.map((p) => p.toFixed(1)).join(', ')} ms`),
+    // Then, once quiet for longer, nudges so that V8's memory reducer runs its GCs now rather than ~100 s later.
+    reducer: reducerStep(process.env.DYNALINT_IDLE_TRIM_MS, process.env.DYNALINT_IDLE_REDUCER),
+    onReducer: (r) =>
+      log(`idle trim: V8's memory reducer ${r.gcs ? `ran ${r.gcs} GC(s), pauses ${r.pausesMs.map((p) => p.toFixed(1)).join(', ')} ms` : 'ran no GC'} after the nudges; RSS ${mb(r.rssBefore)} -> ${mb(r.rssAfter)} MB`),
   });
 
   /** Relint every open document (push) or ask the client to pull again. */
@@ -377,6 +382,46 @@ function gcFunction(): GcFunction {
 /** A full garbage collection, for `dynalint/stats` measurements. */
 function collectGarbage(): void {
   gcFunction()();
+}
+
+const mb = (b: number) => (b / 1048576).toFixed(0);
+
+/** Below this much committed V8 heap (MB) the reducer step is skipped (an idle server holds ~10 MB). */
+const REDUCER_MIN_HEAP_MB = 48;
+
+/** What each nudge allocates in the old generation: an array above V8's 128 KB regular-object limit (large-object space). */
+const nudgeBallast: { array?: number[] } = {};
+
+/**
+ * The idle trim's reducer step (idle-trim.ts). DYNALINT_IDLE_REDUCER=off disables it, =<MB> sets the committed heap
+ * below which it is skipped (tests: 0); DYNALINT_IDLE_TRIM_MS (tests) shortens its waits.
+ */
+function reducerStep(trimMs: string | undefined, env: string | undefined): ReducerOptions | undefined {
+  if (env === 'off') return undefined;
+  const t = reducerTiming(trimMs);
+  if (!t) return undefined;
+  const minHeap = (env && Number.isFinite(Number(env)) ? Number(env) : REDUCER_MIN_HEAP_MB) * 1048576;
+  return {
+    ...t,
+    nudge: () => {
+      nudgeBallast.array = new Array<number>(20_000).fill(0);
+      gcFunction()({ type: 'minor' });
+    },
+    pays: () => getHeapStatistics().total_heap_size >= minHeap,
+    watch: (onGc) => {
+      nudgeBallast.array = undefined;
+      const observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          const d = (e as unknown as { detail?: { kind: number; flags: number } }).detail;
+          // The reducer's GCs: major, with the flag it passes (collect all external memory).
+          if (d && d.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR && d.flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY) onGc(e.duration);
+        }
+      });
+      observer.observe({ entryTypes: ['gc'] });
+      return () => observer.disconnect();
+    },
+    rss: () => process.memoryUsage.rss(),
+  };
 }
 
 /** V8's committed new space (both semi-spaces), bytes. */

@@ -100,6 +100,24 @@ export interface IdleTrimStats {
   pausesMs: number[];
   /** The last finished trim: its scavenges, new space committed before and after (bytes). */
   last?: { gcs: number; newSpaceBefore: number; newSpaceAfter: number };
+  /** The reducer step (idle-trim.ts): nudges that let V8's memory reducer run its GCs once idle, and the GCs seen. */
+  reducer: {
+    /** Steps whose nudges all ran (then the watch), at most one per lint or close. */
+    steps: number;
+    /** A step's watch is on now (its `last` comes when it ends). */
+    watching: boolean;
+    /** Steps due but not run: the heap was small. */
+    skipped: number;
+    /** Nudge sequences cancelled by a message or a lint (started over once quiet). */
+    cancelled: number;
+    /** Nudges run (each a little old-generation allocation and a scavenge of ~1 ms). */
+    nudges: number;
+    /** Memory-reducing GCs V8 ran during the watches, and the pause of the last ones (ms). */
+    gcs: number;
+    pausesMs: number[];
+    /** The last step: V8's GCs seen (their pauses) and RSS (bytes) before the nudges and at the end of the watch. */
+    last?: { gcs: number; pausesMs: number[]; rssBefore: number; rssAfter: number };
+  };
 }
 
 /** Command ids registered by the client (package.json `contributes.commands`). */

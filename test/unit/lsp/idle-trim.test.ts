@@ -4,7 +4,7 @@
  * messages keep coming or a lint is running or queued, and they stop when new space is small or after the bound.
  */
 import { strict as assert } from 'node:assert';
-import { IdleTrim, type IdleTrimOptions, idleTrimTiming } from '../../../server/src/lsp/idle-trim';
+import { IdleTrim, type IdleTrimOptions, idleTrimTiming, reducerTiming } from '../../../server/src/lsp/idle-trim';
 
 const MB = 1048576;
 
@@ -195,5 +195,184 @@ describe('lsp idle trim', () => {
     off.linted();
     clock.advance(60_000);
     assert.equal(heap.gcs, 0);
+  });
+});
+
+/** The trim with its reducer step: a fake V8 whose memory reducer GCs are reported through `watch`'s callback. */
+function withReducer(o: { newSpace?: number; pays?: boolean } = {}) {
+  const clock = new Clock();
+  const heap = { newSpace: o.newSpace ?? 32 * MB, gcs: 0, nudges: 0, busy: false, pays: o.pays ?? true, rss: 160 * MB, watching: 0, stopped: 0 };
+  let reducerGc: ((pauseMs: number) => void) | undefined;
+  const runs: { gcs: number; pausesMs: number[]; rssBefore: number; rssAfter: number }[] = [];
+  const trim = new IdleTrim({
+    settleMs: 1000,
+    intervalMs: 6000,
+    maxGcs: 6,
+    thresholdBytes: 8 * MB,
+    newSpaceBytes: () => heap.newSpace,
+    minorGc: () => {
+      heap.gcs++;
+      heap.newSpace = 1 * MB;
+    },
+    busy: () => heap.busy,
+    reducer: {
+      delayMs: 10_000,
+      intervalMs: 100,
+      nudges: 12,
+      watchMs: 20_000,
+      nudge: () => heap.nudges++,
+      pays: () => heap.pays,
+      watch: (onGc) => {
+        heap.watching++;
+        reducerGc = onGc;
+        return () => {
+          heap.stopped++;
+          reducerGc = undefined;
+        };
+      },
+      rss: () => heap.rss,
+    },
+    onReducer: (r) => runs.push(r),
+    timers: clock.api,
+  });
+  /** V8's reducer runs a GC (only seen while the trim watches). */
+  const v8Gc = (pauseMs: number) => reducerGc?.(pauseMs);
+  return { clock, heap, trim, runs, v8Gc };
+}
+
+describe('lsp idle trim: the reducer step', () => {
+  it('once quiet for its delay after the scavenges: 12 nudges 100 ms apart, then it watches what V8 runs and reports it', () => {
+    const { clock, heap, trim, runs, v8Gc } = withReducer();
+    trim.linted();
+    clock.advance(1000);
+    assert.equal(heap.gcs, 1, 'the scavenge first');
+    clock.advance(9999);
+    assert.equal(heap.nudges, 0, 'not before the delay');
+    clock.advance(1);
+    assert.equal(heap.nudges, 1);
+    clock.advance(1099);
+    assert.equal(heap.nudges, 11);
+    assert.equal(heap.watching, 0);
+    clock.advance(1);
+    assert.deepEqual({ nudges: heap.nudges, watching: heap.watching }, { nudges: 12, watching: 1 });
+    assert.equal(trim.stats().reducer.watching, true);
+    clock.advance(5000);
+    heap.rss = 133 * MB;
+    v8Gc(21.7);
+    clock.advance(700);
+    v8Gc(102.2);
+    clock.advance(2999);
+    assert.equal(heap.stopped, 0, 'the watch ends 3 s after the last GC');
+    clock.advance(1);
+    assert.equal(heap.stopped, 1);
+    assert.equal(trim.stats().reducer.watching, false);
+    v8Gc(5); // not watched any more
+    assert.deepEqual(runs, [{ gcs: 2, pausesMs: [21.7, 102.2], rssBefore: 160 * MB, rssAfter: 133 * MB }]);
+    const r = trim.stats().reducer;
+    assert.deepEqual({ steps: r.steps, nudges: r.nudges, gcs: r.gcs, pausesMs: r.pausesMs, skipped: r.skipped }, { steps: 1, nudges: 12, gcs: 2, pausesMs: [21.7, 102.2], skipped: 0 });
+    clock.advance(600_000);
+    assert.equal(heap.nudges, 12, 'at most once per lint');
+    assert.equal(clock.pending, 0);
+    trim.linted();
+    clock.advance(60_000);
+    assert.equal(heap.nudges, 24, 'a new lint allows one more');
+  });
+
+  it('the watch ends after 3 GCs (V8 runs at most 3 in a row), or after its bound when V8 runs none', () => {
+    const { clock, heap, trim, runs, v8Gc } = withReducer();
+    trim.linted();
+    clock.advance(1000 + 10_000 + 1200);
+    assert.equal(heap.watching, 1);
+    v8Gc(1);
+    v8Gc(2);
+    v8Gc(3);
+    clock.advance(0);
+    assert.equal(heap.stopped, 1);
+    trim.linted();
+    clock.advance(1000 + 10_000 + 1200);
+    assert.equal(heap.watching, 2); // since 100 ms (the last nudge at 1 s + 10 s + 11 x 100 ms)
+    clock.advance(19_899);
+    assert.equal(heap.stopped, 1);
+    clock.advance(1);
+    assert.equal(heap.stopped, 2);
+    assert.deepEqual(runs.map((r) => r.gcs), [3, 0]);
+  });
+
+  it('runs after a lint or close that left new space small, unless the heap is small (skipped, counted)', () => {
+    const { clock, heap, trim } = withReducer({ newSpace: 4 * MB });
+    trim.closed();
+    clock.advance(1000 + 10_000 + 1200);
+    assert.deepEqual({ gcs: heap.gcs, nudges: heap.nudges }, { gcs: 0, nudges: 12 });
+    const small = withReducer({ pays: false });
+    small.trim.linted();
+    small.clock.advance(120_000);
+    assert.deepEqual({ nudges: small.heap.nudges, skipped: small.trim.stats().reducer.skipped }, { nudges: 0, skipped: 1 });
+    assert.equal(small.clock.pending, 0);
+  });
+
+  it('a message during the wait starts it over; one during the nudges cancels them (they start over, bounded per lint)', () => {
+    const { clock, heap, trim } = withReducer();
+    trim.linted();
+    clock.advance(1000 + 9000);
+    trim.activity();
+    clock.advance(9999);
+    assert.equal(heap.nudges, 0);
+    clock.advance(1 + 500);
+    assert.equal(heap.nudges, 6);
+    trim.activity();
+    clock.advance(9999);
+    assert.equal(heap.nudges, 6, 'cancelled: nothing until quiet again');
+    assert.equal(trim.stats().reducer.cancelled, 1);
+    clock.advance(1 + 1100);
+    assert.equal(heap.watching, 1, 'all 12 again, then the watch');
+    assert.equal(heap.nudges, 18);
+    // A hover every 0.5 s, for ever: at most 3 x 12 nudges per lint.
+    trim.linted();
+    for (let i = 0; i < 2000; i++) {
+      clock.advance(i < 20 ? 1000 : 10_500);
+      trim.activity();
+    }
+    assert.ok(heap.nudges - 18 <= 36, `${heap.nudges - 18} nudges`);
+    clock.advance(600_000);
+    assert.equal(clock.pending, 0);
+  });
+
+  it('nothing while a lint is running or queued or a request is being answered', () => {
+    const { clock, heap, trim } = withReducer();
+    trim.linted();
+    clock.advance(1000);
+    heap.busy = true;
+    clock.advance(120_000);
+    assert.equal(heap.nudges, 0);
+    heap.busy = false;
+    clock.advance(10_000 + 300);
+    assert.equal(heap.nudges, 4);
+    heap.busy = true; // a lint queued between two nudges: they stop, and start over once it is done and quiet
+    clock.advance(30_000);
+    assert.equal(heap.nudges, 4);
+    heap.busy = false;
+    clock.advance(10_000 + 1200);
+    assert.equal(heap.nudges, 16);
+    assert.equal(heap.watching, 1);
+  });
+
+  it('a message during the watch changes nothing; a lint ends the watch and arms a new trim', () => {
+    const { clock, heap, trim, runs, v8Gc } = withReducer();
+    trim.linted();
+    clock.advance(1000 + 10_000 + 1200);
+    trim.activity();
+    v8Gc(30);
+    assert.equal(trim.stats().reducer.gcs, 1, 'still watching');
+    trim.linted();
+    assert.equal(heap.stopped, 1);
+    assert.deepEqual(runs.map((r) => r.pausesMs), [[30]]);
+    clock.advance(1000);
+    assert.equal(heap.gcs, 1, 'the new trim: its scavenge (new space was left small by the fake, so straight to the wait)');
+  });
+
+  it('timing: 10 s of quiet, 12 nudges 100 ms apart, a 20 s watch; short in tests; off', () => {
+    assert.deepEqual(reducerTiming(undefined), { delayMs: 10_000, intervalMs: 100, nudges: 12, watchMs: 20_000 });
+    assert.deepEqual(reducerTiming('20'), { delayMs: 20, intervalMs: 20, nudges: 12, watchMs: 200 });
+    assert.equal(reducerTiming('off'), undefined);
   });
 });
