@@ -112,6 +112,78 @@ export function codeTablesPython(uri: string, label: string, text: string): File
           return { kind: 'unknown', range, text: n.text.slice(0, 120) };
       }
     };
+    // Every identifier of the file by name (built on the first `create_table(**name)`).
+    let refs: Map<string, Node[]> | undefined;
+    const scopeOf = (n: Node): number => {
+      for (let p = n.parent; p; p = p.parent) if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition') return p.id;
+      return -1;
+    };
+    /** `x["K"]` read for its value: not assigned, deleted, reached through (`x["K"].append(...)`) or called. */
+    const plainRead = (sub: Node): boolean => {
+      const p = sub.parent;
+      if (!p) return true;
+      if ((p.type === 'assignment' || p.type === 'augmented_assignment') && p.childForFieldName('left')?.id === sub.id) return false;
+      if (p.type === 'delete_statement' || p.type === 'pattern_list' || p.type === 'tuple_pattern' || p.type === 'list_pattern' || p.type === 'for_statement' || p.type === 'for_in_clause') return false;
+      if ((p.type === 'attribute' || p.type === 'subscript') && p.childForFieldName(p.type === 'attribute' ? 'object' : 'value')?.id === sub.id) return false;
+      if (p.type === 'call' && p.childForFieldName('function')?.id === sub.id) return false;
+      if (p.type === 'parenthesized_expression') return plainRead(p);
+      return true;
+    };
+    /**
+     * `params = {...}` then `client.create_table(**params)`: the dictionary the splat holds, when the name is assigned
+     * once in the file (a plain `name = {...}` statement), in the call's function (or module, class body), before it,
+     * and every other mention is a `**name` of a create_table call or reads a scalar entry (`params["TableName"]`).
+     * A second assignment, `params["X"] = ...`, `params.update(...)`, `params["KeySchema"].append(...)`, `del`, a
+     * parameter, loop target, `global` or any other use: undefined (silent, never a guess).
+     */
+    const heldDict = (splat: Node, call: Node): Node | undefined => {
+      const id = kids(splat)[0];
+      if (id?.type !== 'identifier') return undefined;
+      if (!refs) {
+        refs = new Map();
+        const st: Node[] = [tree.rootNode];
+        while (st.length) {
+          const x = st.pop()!;
+          if (x.type === 'identifier') {
+            const list = refs.get(x.text);
+            if (list) list.push(x);
+            else refs.set(x.text, [x]);
+          }
+          for (const c of x.children) if (c) st.push(c);
+        }
+      }
+      let assigned: Node | undefined;
+      const read: string[] = [];
+      for (const r of refs.get(id.text) ?? []) {
+        const p = r.parent;
+        if (!p) return undefined;
+        // Not a mention of the variable: an attribute name (`x.params`), a keyword name (`f(params=1)`).
+        if (p.type === 'attribute' && p.childForFieldName('attribute')?.id === r.id) continue;
+        if (p.type === 'keyword_argument' && p.childForFieldName('name')?.id === r.id) continue;
+        if (p.type === 'assignment' && p.childForFieldName('left')?.id === r.id && p.parent?.type === 'expression_statement') {
+          if (assigned || p.childForFieldName('right')?.type !== 'dictionary') return undefined;
+          assigned = p;
+          continue;
+        }
+        if (p.type === 'dictionary_splat' && p.parent?.type === 'argument_list') {
+          const c = p.parent.parent;
+          const f = c?.type === 'call' ? c.childForFieldName('function') : null;
+          if (f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'create_table') continue;
+        }
+        const key = p.type === 'subscript' && p.childForFieldName('value')?.id === r.id ? p.childForFieldName('subscript') : null;
+        const ks = key ? str(key) : undefined;
+        if (!ks || ks.pattern || !plainRead(p)) return undefined;
+        read.push(ks.value);
+      }
+      const right = assigned?.childForFieldName('right');
+      if (!assigned || !right || assigned.endIndex > call.startIndex || scopeOf(assigned) !== scopeOf(call)) return undefined;
+      const d = value(right);
+      for (const k of read) {
+        const v = d.kind === 'map' ? d.entries.find((e) => e.key === k)?.value : undefined;
+        if (v && v.kind !== 'str' && v.kind !== 'num' && v.kind !== 'bool') return undefined;
+      }
+      return right;
+    };
     const envEntry = (variable: string, v: Node, range: Span): CdkEnvEntry => {
       if (v.type === 'attribute' && v.childForFieldName('attribute')?.text === 'table_name') return { variable, tableVar: v.childForFieldName('object')?.text, range };
       const s = str(v);
@@ -137,7 +209,13 @@ export function codeTablesPython(uri: string, label: string, text: string): File
           const k = str(positional[0]);
           if (k && !k.pattern) facts.env.push(envEntry(k.value, positional[1], span(n)));
         } else if (last === 'create_table' && fn?.type === 'attribute') {
-          const props = kwargs(args, 0, false);
+          let props = kwargs(args, 0, false);
+          // `create_table(**params)` with `params = {...}` (see heldDict): its entries and the keywords (Python rejects a
+          // key given twice). Another splat adds nothing (the keywords alone, as before).
+          const splats = kids(args).filter((a) => a.type === 'dictionary_splat');
+          const held = splats.length === 1 ? heldDict(splats[0], n) : undefined;
+          const d = held ? value(held) : undefined;
+          if (d?.kind === 'map' && props.kind === 'map') props = { ...props, entries: [...d.entries, ...props.entries] };
           if (props.kind === 'map' && props.entries.length) facts.createTables.push({ props, range: span(n) });
         }
       } else if (n.type === 'keyword_argument' && n.childForFieldName('name')?.text === 'environment' && n.childForFieldName('value')?.type === 'dictionary') {

@@ -76,6 +76,86 @@ export function codeTablesTs(uri: string, label: string, text: string, languageI
   };
   decls(sf);
 
+  // Every identifier of the file by name (built on the first CreateTable request held in a variable).
+  let refs: Map<string, ts.Identifier[]> | undefined;
+  const collect = (n: ts.Node): void => {
+    if (ts.isIdentifier(n)) {
+      const list = refs!.get(n.text);
+      if (list) list.push(n);
+      else refs!.set(n.text, [n]);
+    }
+    ts.forEachChild(n, collect);
+  };
+  const isCreateTable = (call: ts.Node): boolean => {
+    if (!ts.isNewExpression(call) && !ts.isCallExpression(call)) return false;
+    const last = call.expression.getText(sf).replace(/\s+/g, '').replace(/^.*\./, '');
+    return ts.isNewExpression(call) ? last === 'CreateTableCommand' : last === 'createTable';
+  };
+  /**
+   * `const params = {...}; new CreateTableCommand(params)`: the object literal a CreateTable argument holds, when the
+   * name is declared once in the file with an object literal, in a block that holds the call, before it, and every
+   * other mention hands it to a CreateTable request or reads one of its scalar properties (`params.TableName`). A
+   * reassignment, a write or call through it (`params.X = ...`, `params.KeySchema.push(...)`, `delete params.X`),
+   * reading a list or map out of it, passing it anywhere else, or another binding of the name: undefined (silent).
+   */
+  const heldObject = (id: ts.Identifier, call: ts.Node): ts.ObjectLiteralExpression | undefined => {
+    if (!refs) {
+      refs = new Map();
+      collect(sf);
+    }
+    let decl: ts.VariableDeclaration | undefined;
+    const read: string[] = [];
+    for (const r of refs.get(id.text) ?? []) {
+      const p = r.parent;
+      // Not a mention of the variable: a property name (`x.params`, `{ params: 1 }`).
+      if ((ts.isPropertyAccessExpression(p) && p.name === r) || (ts.isPropertyAssignment(p) && p.name === r)) continue;
+      if (ts.isVariableDeclaration(p) && p.name === r) {
+        if (decl || !p.initializer || !ts.isObjectLiteralExpression(unwrap(p.initializer))) return undefined;
+        decl = p;
+        continue;
+      }
+      if (isCreateTable(p) && (p as ts.CallExpression | ts.NewExpression).arguments?.some((a) => a === r)) continue;
+      let at: ts.Expression = r;
+      while (ts.isParenthesizedExpression(at.parent) || ts.isNonNullExpression(at.parent)) at = at.parent;
+      const access = at.parent;
+      const key = ts.isPropertyAccessExpression(access) && access.expression === at ? access.name.text : ts.isElementAccessExpression(access) && access.expression === at && ts.isStringLiteralLike(access.argumentExpression) ? access.argumentExpression.text : undefined;
+      if (key === undefined || !isPlainRead(access as ts.Expression)) return undefined;
+      read.push(key);
+    }
+    if (!decl || !decl.initializer || decl.end > call.getStart(sf)) return undefined;
+    let block: ts.Node | undefined = decl.parent;
+    while (block && !ts.isBlock(block) && !ts.isSourceFile(block) && !ts.isModuleBlock(block) && !ts.isCaseClause(block) && !ts.isDefaultClause(block)) block = block.parent;
+    if (!block || call.getStart(sf) < block.getStart(sf) || call.end > block.end) return undefined;
+    const obj = unwrap(decl.initializer) as ts.ObjectLiteralExpression;
+    // A property read out of it is harmless only when it is a scalar (a list or map read out can be changed).
+    const literal = value(obj);
+    for (const k of read) {
+      const v = literal.kind === 'map' ? literal.entries.find((e) => e.key === k)?.value : undefined;
+      if (v && v.kind !== 'str' && v.kind !== 'num' && v.kind !== 'bool') return undefined;
+    }
+    return obj;
+  };
+  /** `x.p` / `x['p']` read for its value: not written, deleted, counted, called, reached through or destructured into. */
+  const isPlainRead = (e: ts.Expression): boolean => {
+    const p = e.parent;
+    if (ts.isParenthesizedExpression(p) || ts.isNonNullExpression(p) || ts.isAsExpression(p) || ts.isSatisfiesExpression(p)) return isPlainRead(p);
+    if (ts.isBinaryExpression(p) && p.left === e && p.operatorToken.kind >= K.FirstAssignment && p.operatorToken.kind <= K.LastAssignment) return false;
+    if (ts.isDeleteExpression(p) || ts.isPostfixUnaryExpression(p) || (ts.isPrefixUnaryExpression(p) && (p.operator === K.PlusPlusToken || p.operator === K.MinusMinusToken))) return false;
+    if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p) || ts.isCallExpression(p)) && p.expression === e) return false;
+    if ((ts.isForInStatement(p) || ts.isForOfStatement(p)) && p.initializer === e) return false;
+    if (ts.isArrayLiteralExpression(p) || ts.isSpreadElement(p) || ts.isSpreadAssignment(p) || ts.isPropertyAssignment(p)) {
+      // Inside a literal: a read unless the literal is a destructuring target (`[params.X] = ...`).
+      for (let o: ts.Node = p; o; o = o.parent) {
+        const up = o.parent;
+        if (!up) break;
+        if (ts.isBinaryExpression(up) && up.left === o && up.operatorToken.kind === K.EqualsToken) return false;
+        if ((ts.isForInStatement(up) || ts.isForOfStatement(up)) && up.initializer === o) return false;
+        if (!ts.isObjectLiteralExpression(up) && !ts.isArrayLiteralExpression(up) && !ts.isPropertyAssignment(up) && !ts.isSpreadElement(up) && !ts.isSpreadAssignment(up) && !ts.isParenthesizedExpression(up)) break;
+      }
+    }
+    return true;
+  };
+
   const boundName = (n: ts.Node): string | undefined => {
     const p = n.parent;
     if (p && ts.isVariableDeclaration(p) && ts.isIdentifier(p.name)) return p.name.text;
@@ -98,7 +178,9 @@ export function codeTablesTs(uri: string, label: string, text: string, languageI
         const k = value(args[0]);
         if (k.kind === 'str' && !k.pattern) facts.env.push(envEntry(k.value, args[1], span(n)));
       } else if ((ts.isNewExpression(n) && last === 'CreateTableCommand') || (ts.isCallExpression(n) && last === 'createTable')) {
-        const props = args[0] ? value(args[0]) : undefined;
+        const arg = args[0] ? unwrap(args[0]) : undefined;
+        const held = arg && ts.isIdentifier(arg) ? heldObject(arg, n) : undefined;
+        const props = held ? value(held) : arg ? value(arg) : undefined;
         if (props?.kind === 'map') facts.createTables.push({ props, range: span(n) });
       }
     } else if (ts.isPropertyAssignment(n) && ts.isIdentifier(n.name) && n.name.text === 'environment' && ts.isObjectLiteralExpression(unwrap(n.initializer))) {

@@ -53,6 +53,19 @@ interface Reader {
   lines: LineMap;
   /** Serverless: resolves `${self:...}` variables that are literals in the file. */
   vars?: (expr: string) => string | undefined;
+  /** The template's `Parameters` (logical ids). */
+  params?: Set<string>;
+  /** Tables whose `TableName` is exactly a Parameter (`!Ref P`, `!Sub "${P}"`), by Parameter: the value they share with
+   * an environment variable set to `!Ref P` (whatever a deployment passes, never the `Default`). */
+  byParam?: Map<string, string[]>;
+}
+
+/** `!Ref X`, `{"Ref": "X"}`, `!Sub "${X}"`: the logical id (resource or Parameter) a value is exactly; else undefined. */
+function refOf(val: PNode): string | undefined {
+  if (val.kind === 'fn' && val.name === 'Ref') return strOf(val.arg);
+  if (val.kind === 'fn' && val.name === 'Sub' && val.arg.kind === 'str') return /^\$\{([A-Za-z0-9]+)\}$/.exec(val.arg.value)?.[1];
+  if (val.kind === 'map' && val.entries.length === 1 && val.entries[0].key === 'Ref') return strOf(val.entries[0].value);
+  return undefined;
 }
 
 /** A name value: literal, `!Sub`, `!Join ['', [...]]`; unknown parts become `*`. */
@@ -112,6 +125,8 @@ function readResources(resources: PNode | undefined, r: Reader, out: FileTables)
     // GlobalTable: billing defaults to PAY_PER_REQUEST (WriteProvisionedThroughputSettings for provisioned).
     if (!shape.billing && type === 'AWS::DynamoDB::GlobalTable') shape.billing = get(props, 'WriteProvisionedThroughputSettings') ? 'PROVISIONED' : 'PAY_PER_REQUEST';
     out.tables.push({ id, logicalId: res.key, name, source, ...shape, location });
+    const param = props ? refOf(get(props, 'TableName') ?? { kind: 'unknown', range: res.keyRange }) : undefined;
+    if (param !== undefined && r.params?.has(param) && r.byParam) r.byParam.set(param, [...(r.byParam.get(param) ?? []), res.key]);
   }
   for (const res of resources.entries) {
     const type = strOf(get(res.value, 'Type'));
@@ -125,12 +140,11 @@ function readEnvironment(vars: PNode | undefined, r: Reader, tableIds: Set<strin
   for (const v of vars.entries) {
     const location = r.lines.location(r.uri, r.label, v.keyRange.start, v.value.range.end);
     const val = v.value;
-    let ref: string | undefined;
-    if (val.kind === 'fn' && val.name === 'Ref') ref = strOf(val.arg);
-    else if (val.kind === 'fn' && val.name === 'Sub' && val.arg.kind === 'str') ref = /^\$\{([A-Za-z0-9]+)\}$/.exec(val.arg.value)?.[1];
-    else if (val.kind === 'map' && val.entries.length === 1 && val.entries[0].key === 'Ref') ref = strOf(val.entries[0].value);
+    const ref = refOf(val);
     if (ref !== undefined) {
       if (tableIds.has(ref)) out.env.push({ variable: v.key, tableId: `${r.uri}#${ref}`, location });
+      // The same Parameter as a table's TableName: the same value, whatever it is at deploy time.
+      else for (const t of r.byParam?.get(ref) ?? []) out.env.push({ variable: v.key, tableId: `${r.uri}#${t}`, location });
       continue;
     }
     const name = nameOf(val, r);
@@ -171,9 +185,11 @@ function readRoot(root: PNode, r: Reader, out: FileTables): void {
     if (fns?.kind === 'map') for (const f of fns.entries) readEnvironment(get(f.value, 'environment'), sr, tableIds, out);
     return;
   }
-  readResources(get(root, 'Resources'), r, out);
+  const parameters = get(root, 'Parameters');
+  const cr: Reader = { ...r, params: new Set(parameters?.kind === 'map' ? parameters.entries.map((e) => e.key) : []), byParam: new Map() };
+  readResources(get(root, 'Resources'), cr, out);
   const tableIds = new Set(out.tables.map((t) => t.logicalId ?? ''));
-  readEnvironment(get(get(get(get(root, 'Globals'), 'Function'), 'Environment'), 'Variables'), r, tableIds, out);
+  readEnvironment(get(get(get(get(root, 'Globals'), 'Function'), 'Environment'), 'Variables'), cr, tableIds, out);
 }
 
 function problemAt(r: Reader, message: string, span: Span): DefinitionProblem {

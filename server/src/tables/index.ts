@@ -33,17 +33,27 @@ export interface TableLookup {
   readonly generation?: number;
 }
 
-/** `process.env.TABLE`, `process.env["TABLE"]`, `os.environ["TABLE"]`, `os.environ.get("TABLE")`, `os.getenv("TABLE")`. */
+/**
+ * The environment variable a table name's source text reads, when that text is nothing but the read:
+ * `process.env.TABLE` / `process.env["TABLE"]` (TypeScript/JavaScript), `os.environ["TABLE"]` / `os.environ.get("TABLE")`
+ * / `os.getenv("TABLE")` (Python), `os.Getenv("TABLE")` (Go), `System.getenv("TABLE")` / `System.getenv().get("TABLE")`
+ * (Java). A fallback for an unset variable may follow (`|| 'x'`, `?? x`, `or "x"`, `.get("T", "x")`, `getOrDefault("T", "x")`):
+ * the binding says it is set. Anything else after it (`process.env.PREFIX + "-likes"`) is another name: undefined.
+ */
 export function envVariableOf(text: string | undefined): string | undefined {
   if (!text) return undefined;
   const t = text.trim();
   const m =
-    /^process\.env\.([A-Za-z_][A-Za-z0-9_]*)/.exec(t) ??
+    /^process\.env\.([A-Za-z_][A-Za-z0-9_]*)\b/.exec(t) ??
     /^process\.env\[\s*(?:'([^']+)'|"([^"]+)"|`([^`$]+)`)\s*\]/.exec(t) ??
     /^(?:os\.)?environ\[\s*(?:'([^']+)'|"([^"]+)")\s*\]/.exec(t) ??
-    /^(?:os\.)?environ\.get\(\s*(?:'([^']+)'|"([^"]+)")/.exec(t) ??
-    /^os\.getenv\(\s*(?:'([^']+)'|"([^"]+)")/.exec(t);
-  return m ? m.slice(1).find((x) => x !== undefined) : undefined;
+    /^(?:os\.)?environ\.get\(\s*(?:'([^']+)'|"([^"]+)")\s*(?:\)|,[^()]*\))/.exec(t) ??
+    /^os\.getenv\(\s*(?:'([^']+)'|"([^"]+)")\s*(?:\)|,[^()]*\))/.exec(t) ??
+    /^os\.Getenv\(\s*(?:"([^"\\]+)"|`([^`]+)`)\s*\)/.exec(t) ??
+    /^(?:java\.lang\.)?System\.getenv\(\s*"([^"\\]+)"\s*\)/.exec(t) ??
+    /^(?:java\.lang\.)?System\.getenv\(\s*\)\.(?:get\(\s*"([^"\\]+)"\s*\)|getOrDefault\(\s*"([^"\\]+)"\s*,[^()]*\))/.exec(t);
+  if (!m || !/^\s*!?\s*(?:(?:\|\||\?\?|or\b)[\s\S]*)?$/.test(t.slice(m[0].length))) return undefined;
+  return m.slice(1).find((x) => x !== undefined);
 }
 
 /** The node naming an operation's table: its `TableName`, else (the request itself) the boto3 `Table(...)` argument. */
