@@ -183,7 +183,7 @@ async function afterIdleTrim(client: LspClient): Promise<{ stats: ServerStats; w
   for (;;) {
     const s = await stats();
     if (!scavenged && scavenges(s) > scavenges(first)) scavenged = { rss: s.rssBytes, ms: Date.now() - t0 };
-    if (reducer(s) > reducer(first) || !s.idleTrim?.reducer || Date.now() - t0 > 90_000) return { stats: s, waitedMs: Date.now() - t0, scavenged };
+    if (reducer(s) > reducer(first) || (scavenged && !s.idleTrim?.reducer.enabled) || Date.now() - t0 > 90_000) return { stats: s, waitedMs: Date.now() - t0, scavenged };
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -230,7 +230,7 @@ export async function memoryRows(): Promise<BenchRow[]> {
       const r = it?.reducer;
       const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
       const scav = !t ? 'no scavenges' : `new space ${mb(t.newSpaceBefore)} -> ${mb(t.newSpaceAfter)} after ${t.gcs} scavenges (${it.pausesMs.slice(-t.gcs).map((p) => p.toFixed(1)).join(', ')} ms)${trimmed.scavenged ? `, RSS ${mb(trimmed.scavenged.rss)} at ${sec(trimmed.scavenged.ms)}` : ''}`;
-      const red = !r
+      const red = !r?.enabled
         ? 'no reducer step'
         : r.skipped
           ? 'reducer step skipped (small heap)'

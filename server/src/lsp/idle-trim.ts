@@ -144,7 +144,7 @@ export class IdleTrim {
     deferred: 0,
     gcs: 0,
     pausesMs: [],
-    reducer: { steps: 0, watching: false, skipped: 0, cancelled: 0, nudges: 0, gcs: 0, pausesMs: [] },
+    reducer: { enabled: false, steps: 0, watching: false, skipped: 0, cancelled: 0, nudges: 0, gcs: 0, pausesMs: [] },
   };
 
   private readonly timers: NonNullable<IdleTrimOptions['timers']>;
@@ -192,7 +192,7 @@ export class IdleTrim {
 
   stats(): IdleTrimStats {
     const r = this.s.reducer;
-    return { ...this.s, pausesMs: [...this.s.pausesMs], reducer: { ...r, watching: this.phase === 'watch', pausesMs: [...r.pausesMs], ...(r.last ? { last: { ...r.last, pausesMs: [...r.last.pausesMs] } } : {}) } };
+    return { ...this.s, pausesMs: [...this.s.pausesMs], reducer: { ...r, enabled: !!this.o.reducer && this.enabled, watching: this.phase === 'watch', pausesMs: [...r.pausesMs], ...(r.last ? { last: { ...r.last, pausesMs: [...r.last.pausesMs] } } : {}) } };
   }
 
   dispose(): void {

@@ -102,6 +102,8 @@ export interface IdleTrimStats {
   last?: { gcs: number; newSpaceBefore: number; newSpaceAfter: number };
   /** The reducer step (idle-trim.ts): nudges that let V8's memory reducer run its GCs once idle, and the GCs seen. */
   reducer: {
+    /** The server has the step (DYNALINT_IDLE_REDUCER=off: not). */
+    enabled: boolean;
     /** Steps whose nudges all ran (then the watch), at most one per lint or close. */
     steps: number;
     /** A step's watch is on now (its `last` comes when it ends). */

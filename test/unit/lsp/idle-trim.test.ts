@@ -190,6 +190,7 @@ describe('lsp idle trim', () => {
     assert.deepEqual(idleTrimTiming(undefined), { settleMs: 1000, intervalMs: 6000, maxGcs: 6 });
     assert.deepEqual(idleTrimTiming('20'), { settleMs: 20, intervalMs: 20, maxGcs: 16 });
     assert.equal(idleTrimTiming('off').maxGcs, 0);
+    assert.equal(setup().trim.stats().reducer.enabled, false, 'no reducer step without its options');
     const { clock, heap } = setup();
     const off = new IdleTrim({ ...idleTrimTiming('off'), thresholdBytes: 0, newSpaceBytes: () => 32 * MB, minorGc: () => heap.gcs++, busy: () => false, timers: clock.api });
     off.linted();
@@ -255,7 +256,7 @@ describe('lsp idle trim: the reducer step', () => {
     assert.equal(heap.watching, 0);
     clock.advance(1);
     assert.deepEqual({ nudges: heap.nudges, watching: heap.watching }, { nudges: 12, watching: 1 });
-    assert.equal(trim.stats().reducer.watching, true);
+    assert.deepEqual({ enabled: trim.stats().reducer.enabled, watching: trim.stats().reducer.watching }, { enabled: true, watching: true });
     clock.advance(5000);
     heap.rss = 133 * MB;
     v8Gc(21.7);
