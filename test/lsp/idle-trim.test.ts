@@ -79,6 +79,24 @@ describe('lsp: idle memory trim', function () {
     }
   });
 
+  it('a close arms the reducer step too (what the closed document held is garbage no GC would collect while idle)', async () => {
+    const client = await LspClient.start();
+    try {
+      const stats = () => client.connection.sendRequest<ServerStats>(StatsRequest);
+      const reducerLines = () => client.logs.filter((l) => l.startsWith("idle trim: V8's memory reducer"));
+      const uri = 'file:///w/closed.ts';
+      await client.open(uri, 'typescript', tsFile(2000));
+      await client.diagnosticsFor(uri, 1, 120_000);
+      await client.waitFor(() => reducerLines()[0], 'the reducer step after the lint', 120_000);
+      await client.close(uri);
+      await client.waitFor(() => reducerLines()[1], 'the reducer step after the close', 120_000);
+      const s = await stats();
+      assert.deepEqual({ open: s.openDocuments, analyses: s.analyses, lints: client.linted.length, steps: s.idleTrim?.reducer.steps }, { open: 0, analyses: 0, lints: 1, steps: 2 });
+    } finally {
+      await client.stop();
+    }
+  });
+
   it('never scavenges while a request is being answered: a pull waiting for its settings puts every step off', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
