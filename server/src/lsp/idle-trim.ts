@@ -37,6 +37,12 @@
  * them (the wait starts over; at most `3 * nudges` nudges per lint or close); a message during the watch changes
  * nothing (V8 has decided). `pays` (read when the step is due) skips it when the heap is small. At most once per lint
  * or close.
+ *
+ * Measured (same build, step on vs off, alternating, loaded 2-core machine): 50,000-line file, RSS 154-156 -> 131-134
+ * MB ~20 s after the edit (off: the same ~100 s after it, from V8's watchdog); V8's three GCs paused 20-130, 80-590
+ * (the compacting one) and 10-100 ms: a keystroke arriving then waits that long. The edits right after: no slower
+ * than off within the noise. After closing that file: 157 (off) -> 105 MB. 5,000-line file: skipped (heap ~30 MB);
+ * forced, it gives 3 MB for pauses of 36, 42, 11 ms. `--memory-reducer-single-gc`: one GC (15-25 ms), RSS ~148 MB.
  */
 import { performance } from 'node:perf_hooks';
 import type { IdleTrimStats } from '../protocol/lsp';

@@ -401,24 +401,37 @@ function reducerStep(trimMs: string | undefined, env: string | undefined): Reduc
   const t = reducerTiming(trimMs);
   if (!t) return undefined;
   const minHeap = (env && Number.isFinite(Number(env)) ? Number(env) : REDUCER_MIN_HEAP_MB) * 1048576;
+  let heapAfterRun = 0;
   return {
     ...t,
     nudge: () => {
       nudgeBallast.array = new Array<number>(20_000).fill(0);
       gcFunction()({ type: 'minor' });
     },
-    pays: () => getHeapStatistics().total_heap_size >= minHeap,
+    // V8's reducer, once it has run, starts again only after old space grew by 10% or 10 MB: until the heap has grown
+    // that much since a step saw it run, another step's nudges would be for nothing (DYNALINT_IDLE_REDUCER=0: always).
+    pays: () => {
+      const heap = getHeapStatistics().total_heap_size;
+      return heap >= minHeap && (minHeap === 0 || heap >= Math.max(heapAfterRun * 1.1, heapAfterRun + 10 * 1048576));
+    },
     watch: (onGc) => {
       nudgeBallast.array = undefined;
+      let ran = false;
       const observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           const d = (e as unknown as { detail?: { kind: number; flags: number } }).detail;
           // The reducer's GCs: major, with the flag it passes (collect all external memory).
-          if (d && d.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR && d.flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY) onGc(e.duration);
+          if (d && d.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR && d.flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY) {
+            ran = true;
+            onGc(e.duration);
+          }
         }
       });
       observer.observe({ entryTypes: ['gc'] });
-      return () => observer.disconnect();
+      return () => {
+        observer.disconnect();
+        if (ran) heapAfterRun = getHeapStatistics().total_heap_size;
+      };
     },
     rss: () => process.memoryUsage.rss(),
   };
