@@ -77,6 +77,12 @@ export interface SiteEntry {
    */
   findings: [number, SiteFinding[]][];
   windows: Window[];
+  /**
+   * A move of every window not yet applied to `windows` (an edit wholly before the entry moves them all alike: only
+   * `lo`/`hi` and this are changed then, the windows read again only when an edit comes between `lo` and `hi`;
+   * `currentWindows`). Undefined is 0.
+   */
+  wshift?: number;
   /** The largest offset the findings mention (-1 without findings): an edit after it leaves them as they are. */
   last: number;
   /** The smallest offset the findings mention (when known): an edit before it moves them all alike. */
@@ -115,7 +121,35 @@ export interface SiteEntry {
   sorted?: boolean;
   /** Whether a finding has fixes. */
   fixes?: boolean;
+  /**
+   * The `dropIf` tokens of the run that asked `dropIf` of every finding of this entry and dropped them all (each
+   * finding's rule gave a token): while the next run's tokens are those same objects, the answers are the same and
+   * the entry hands out nothing, not asked again. Undefined otherwise.
+   */
+  dropped?: unknown[];
+  /**
+   * When every finding of this entry, in the run that last looked into it, repeated one handed out before it (found
+   * in the repeat map): those, as flat pairs (repeat-map key, the finding object). While the repeat map holds each of
+   * those same objects again, every finding is a repeat again and the entry is not looked into (the 228 users of the
+   * bench file's shared constant repeat its one finding at every keystroke). Exact: a finding handed out is never
+   * changed, so the same object handed out again still lies where it did then in offsets of the current text; this
+   * entry was reused at every run since (a recomputed site gets a new entry), its findings moved by the same edits
+   * (pending or not), so each still lies where its original does, with the same rule and message.
+   */
+  repeatOf?: (number | SiteFinding)[];
 }
+
+/**
+ * A rule's `dropIf` token (`RuleCache.results`' `dropToken`): an object standing for everything its `dropIf` answers
+ * depend on besides the finding's `unless`, the same object only while every answer would be the same
+ * (set-without-if-not-exists: the document's Put index, kept while no Put came or went).
+ */
+export interface DropIfToken {
+  dropIfToken?(ctx: RuleContext): object | undefined;
+}
+
+/** The token of a rule without one: entries with its findings are never marked `dropped`. */
+const NO_TOKEN = {};
 
 /** What a run handed out, for run.ts (which then skips the steps with nothing to do). */
 export interface ResultsInfo {
@@ -164,6 +198,12 @@ export interface RuleCacheStats {
   volatile: number;
   /** Reused sites whose findings depend on shared-source answers (each checked again). */
   dependent: number;
+  /**
+   * Reused sites with findings that handed out none without their findings being looked at: each one a repeat of a
+   * finding handed out before, as in the last run (`SiteEntry.repeatOf`), or all dropped by `dropIf` under the same
+   * tokens (`SiteEntry.dropped`).
+   */
+  unasked: number;
 }
 
 export class RuleCache {
@@ -176,13 +216,15 @@ export class RuleCache {
   private lastSites?: readonly RequestSite[];
   /** The entry of each of `lastSites`, in order (set once the last run handed them all out). */
   private lastEntries?: (SiteEntry | undefined)[];
+  /** The `dropIf` tokens of the last run, per rule (see `SiteEntry.dropped`). */
+  private lastTokens?: unknown[];
   private readonly history = new SharedHistory();
   /** Offsets of the suppression directives of a text (`directiveOffsets`), moved through the edits. */
   private directives?: { text: string; offsets: number[] };
   private current?: TrackedSource;
   /** About the last `results` run's lists (see `ResultsInfo`). */
   readonly info: ResultsInfo = { sorted: false, fixes: true };
-  readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0, dependent: 0 };
+  readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0, dependent: 0, unasked: 0 };
 
   /**
    * The document's text went from `oldText` to `newText` (every text its extractor saw, linted or not), or was
@@ -224,6 +266,7 @@ export class RuleCache {
     this.directives = undefined;
     this.lastSites = undefined;
     this.lastEntries = undefined;
+    this.lastTokens = undefined;
   }
 
   /**
@@ -261,6 +304,7 @@ export class RuleCache {
     timings?: Map<string, number>,
     dropIf?: (k: number, unless: unknown) => boolean,
     finalize?: Finalize,
+    dropToken?: (k: number) => object | undefined,
   ): SiteFinding[][] {
     const { text, sites } = ctx;
     let key = documentKey(this.idsOf(rules), ctx);
@@ -341,7 +385,7 @@ export class RuleCache {
     const has = (s: RequestSite) => entries.get(s)?.run === run || freshSet?.has(s) === true;
     const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans), { has, fresh, gone }));
     const stats = this.stats;
-    stats.computed = stats.reused = stats.volatile = stats.dependent = 0;
+    stats.computed = stats.reused = stats.volatile = stats.dependent = stats.unasked = 0;
     const out: SiteFinding[][] = rules.map(() => []);
     // Findings handed out, by rule and start offset (one number: start * rules + rule), the first one alone, more in an
     // array: a repeat (same rule, range, message) is left out. Built only once a finding starts at or before the
@@ -366,6 +410,31 @@ export class RuleCache {
     const info = this.info;
     info.sorted = true;
     info.fixes = false;
+    // Per rule, the token its `dropIf` answers stand for this run (asked once, before the first answer): an entry whose
+    // findings were all dropped in the last run is skipped while every rule's token is the last run's.
+    const tokens = new Array<unknown>(width);
+    let filled = false;
+    const fill = () => {
+      filled = true;
+      for (let k = 0; k < width; k++) {
+        try {
+          tokens[k] = dropToken?.(k) ?? NO_TOKEN;
+        } catch {
+          tokens[k] = {};
+        }
+      }
+    };
+    const lastTokens = this.lastTokens;
+    this.lastTokens = tokens;
+    let sameTokens: boolean | undefined;
+    const unchangedDrops = () => {
+      if (sameTokens === undefined) {
+        if (!filled) fill();
+        sameTokens = lastTokens !== undefined && lastTokens.length === width;
+        for (let k = 0; k < width && sameTokens; k++) if (tokens[k] !== lastTokens![k]) sameTokens = false;
+      }
+      return sameTokens;
+    };
     const emit = (entry: SiteEntry) => {
       if (fast && entry.unless === undefined && !entry.dup) {
         // No repeat possible (no two findings of a rule start alike): once its findings are moved, the entry is handed
@@ -386,6 +455,12 @@ export class RuleCache {
       }
       let entryMax = -Infinity;
       if (!entry.sorted) info.sorted = false;
+      // Whether every finding was asked of `dropIf` and dropped, each rule with a token (then marked `dropped`).
+      let allDropped = entry.unless !== undefined && dropIf !== undefined;
+      if (allDropped && !filled) fill();
+      // The findings this entry's repeat (see `SiteEntry.repeatOf`), while every one so far is a repeat.
+      let allRepeats = true;
+      let repeatOf: (number | SiteFinding)[] | undefined;
       for (let j = 0; j < entry.findings.length; j++) {
         const k = entry.findings[j][0];
         const mine = out[k];
@@ -403,20 +478,35 @@ export class RuleCache {
           const key = start * width + k;
           let at: SiteFinding | SiteFinding[] | undefined;
           if (fast) {
-            if (entry.dup && repeatsIn(mine, base, start, end, f)) continue;
+            if (entry.dup && repeatsIn(mine, base, start, end, f)) {
+              allDropped = false;
+              allRepeats = false;
+              continue;
+            }
           } else {
             at = seen.get(key);
-            if (at !== undefined && repeats(at, end, f)) continue;
-          }
-          const u = unless?.[i];
-          if (u !== undefined && dropIf) {
-            try {
-              if (dropIf(k, u)) continue;
-            } catch (e) {
-              if (!failed.has(rules[k].id)) failed.set(rules[k].id, e);
+            const g = at !== undefined ? repeated(at, end, f) : undefined;
+            if (g !== undefined) {
+              allDropped = false;
+              if (allRepeats) (repeatOf ??= []).push(key, g);
               continue;
             }
           }
+          allRepeats = false;
+          const u = unless?.[i];
+          if (u !== undefined && dropIf) {
+            try {
+              if (dropIf(k, u)) {
+                if (tokens[k] === NO_TOKEN) allDropped = false;
+                continue;
+              }
+            } catch (e) {
+              if (!failed.has(rules[k].id)) failed.set(rules[k].id, e);
+              allDropped = false;
+              continue;
+            }
+          }
+          allDropped = false;
           if (p) {
             settle(entry);
             f = entry.findings[j][1][i];
@@ -431,6 +521,8 @@ export class RuleCache {
         }
       }
       if (entryMax > maxStart) maxStart = entryMax;
+      entry.dropped = allDropped ? tokens : undefined;
+      entry.repeatOf = allRepeats ? repeatOf : undefined;
     };
     for (let n = 0; n < sites.length; n++) {
       const site = sites[n];
@@ -438,7 +530,15 @@ export class RuleCache {
       if (old?.ok && (!old.deps || old.deps.every((d) => shared.still(d)))) {
         stats.reused++;
         if (old.deps) stats.dependent++;
-        if (old.findings.length) emit(old);
+        if (!old.findings.length) continue;
+        // Every finding dropped in the last run, and every dropIf answer the same now: nothing to hand out.
+        if (old.dropped !== undefined && old.dropped === lastTokens && unchangedDrops()) {
+          old.dropped = tokens;
+          stats.unasked++;
+        }
+        // Every finding a repeat of one handed out before, as in the last run: nothing to hand out.
+        else if (old.repeatOf !== undefined && !fast && allSeen(old.repeatOf, seen)) stats.unasked++;
+        else emit(old);
         continue;
       }
       let volatile = key === undefined;
@@ -534,7 +634,8 @@ function newEntry(
   dup: boolean,
   sorted: boolean,
 ): SiteEntry {
-  const entry: SiteEntry = { findings, windows, last, first, pending: undefined, volatile, ok: false, run, lo, hi, deps, unless, dup, smin: Infinity, smax: -Infinity, sorted, fixes: false };
+  if (!findings.length) findings = NO_FINDINGS;
+  const entry: SiteEntry = { findings, windows, wshift: 0, last, first, pending: undefined, volatile, ok: false, run, lo, hi, deps, unless, dup, smin: Infinity, smax: -Infinity, sorted, fixes: false, dropped: undefined, repeatOf: undefined };
   starts(entry);
   for (const [, list] of findings) for (const f of list) if (f.fixes?.length) entry.fixes = true;
   return entry;
@@ -586,15 +687,14 @@ export function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
     if (span.oldEnd < entry.lo) {
       // Every window starts after the edit: none touched, all move.
       if (diff === 0) continue;
-      for (const w of entry.windows) {
-        w.start += diff;
-        w.end += diff;
-      }
+      // The windows themselves are moved when next read (most entries lie after the edit: ~450 of the shapes file's
+      // 925 at every keystroke, each window an object of its own).
+      entry.wshift = (entry.wshift ?? 0) + diff;
       entry.lo += diff;
       entry.hi += diff;
     } else {
       let after = false;
-      for (const w of entry.windows) {
+      for (const w of currentWindows(entry)) {
         if (span.start <= w.end && span.oldEnd >= w.start) return false;
         if (w.start >= span.oldEnd) after = true;
       }
@@ -618,6 +718,22 @@ export function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
   }
   return true;
 }
+
+/** The entry's windows in current offsets (`wshift` applied). */
+export function currentWindows(entry: SiteEntry): Window[] {
+  const d = entry.wshift;
+  if (d) {
+    entry.wshift = 0;
+    for (const w of entry.windows) {
+      w.start += d;
+      w.end += d;
+    }
+  }
+  return entry.windows;
+}
+
+/** An entry without findings (most): one shared list, so the per-run walk reads no list of its own to find it empty. */
+const NO_FINDINGS: SiteEntry['findings'] = Object.freeze([]) as unknown as SiteEntry['findings'];
 
 /** The entry's findings in current offsets (the pending moves applied). */
 export function currentFindings(entry: SiteEntry): [number, SiteFinding[]][] {
@@ -645,14 +761,23 @@ function movedOffset(o: number, pending: readonly number[]): number {
   return o;
 }
 
-/** Whether a finding (ending at `end`) repeats one handed out by its rule at its start offset. */
-function repeats(at: SiteFinding | readonly SiteFinding[], end: number, f: SiteFinding): boolean {
+/** The finding of `at` (handed out at the same start, same rule) that one at `..end` repeats, if any. */
+function repeated(at: SiteFinding | readonly SiteFinding[], end: number, f: SiteFinding): SiteFinding | undefined {
   if (!Array.isArray(at)) {
     const g = at as SiteFinding;
-    return g.range.end === end && g.ruleId === f.ruleId && g.message === f.message;
+    return g.range.end === end && g.ruleId === f.ruleId && g.message === f.message ? g : undefined;
   }
-  for (const g of at as readonly SiteFinding[]) if (g.range.end === end && g.ruleId === f.ruleId && g.message === f.message) return true;
-  return false;
+  for (const g of at as readonly SiteFinding[]) if (g.range.end === end && g.ruleId === f.ruleId && g.message === f.message) return g;
+  return undefined;
+}
+
+/** Whether every finding of `memo` (flat pairs: repeat-map key, finding; `SiteEntry.repeatOf`) is in `seen`, itself. */
+function allSeen(memo: readonly (number | SiteFinding)[], seen: ReadonlyMap<number, SiteFinding | SiteFinding[]>): boolean {
+  for (let i = 0; i < memo.length; i += 2) {
+    const at = seen.get(memo[i] as number);
+    if (at === undefined || (at !== memo[i + 1] && !(Array.isArray(at) && at.includes(memo[i + 1] as SiteFinding)))) return false;
+  }
+  return true;
 }
 
 /** Whether a finding (at `start`..`end`) repeats one of `list` from `base` on (handed out by the same entry). */

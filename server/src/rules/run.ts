@@ -6,7 +6,7 @@ import type { Range, RequestSite } from '../extract/model';
 import type { TableLookup } from '../tables';
 import { agreeingOnAlternatives } from './alternatives';
 import { lineBreakOf, withLineBreaks } from './edit';
-import type { Finalize, RuleCache } from './incremental';
+import type { DropIfToken, Finalize, RuleCache } from './incremental';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
 import { SharedSource, type TrackedSource, consistentForSharers, sharedSource } from './shared';
 import type { Finding, Rule, RuleFinding, Severity, SeveritySetting, SiteFinding } from './types';
@@ -227,10 +227,12 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   const failed = new Map<string, unknown>();
   // Asked only of findings that are no repeat of one kept (a constant shared by many requests gives as many copies).
   const dropIf = (k: number, unless: unknown) => siteRules[k].dropIf?.(ctx, unless) ?? false;
+  // What a rule's `dropIf` answers stand for (the same object: the same answers; the cache then asks nothing again).
+  const dropToken = (k: number) => (siteRules[k] as Rule & DropIfToken).dropIfToken?.(ctx);
   const severityOf = (i: number, f: RuleFinding): Severity => (configuredIds.has(active[i].id) ? severities[i] : (('severity' in f ? f.severity : undefined) ?? severities[i]));
   const siteIndex = cache ? siteRuleIndex(active) : [];
   const finalize: Finalize = { key: finalKey, apply: (k, f) => finalOf(f, severityOf(siteIndex[k], f)) };
-  const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings, dropIf, finalize) : undefined;
+  const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings, dropIf, finalize, dropToken) : undefined;
   const blocks: Block[] = [];
   for (let i = 0, k = 0; i < active.length; i++) {
     const rule = active[i];

@@ -6,7 +6,7 @@ import {
 } from './analysis';
 import { hostSyntax, rewriteString } from './edit';
 import { ActionEditor, fixableSite } from './fixes';
-import { siteChange } from './incremental';
+import { type DropIfToken, siteChange } from './incremental';
 import { DOCS_BASE, Fix, Rule, SiteFinding } from './types';
 
 const id = 'set-without-if-not-exists';
@@ -370,7 +370,7 @@ function checkSite(text: string, site: RequestSite, seen?: Set<string>, created?
   return out;
 }
 
-export const setWithoutIfNotExists: Rule = {
+export const setWithoutIfNotExists: Rule & DropIfToken = {
   id,
   meta: {
     description: 'SET x = x + :n (or x - :n) without if_not_exists fails when the attribute is missing.',
@@ -386,4 +386,6 @@ export const setWithoutIfNotExists: Rule = {
   },
   site: (ctx, s) => checkSite(ctx.text, s),
   dropIf: (ctx, unless) => putIndex(ctx.text, ctx.sites).created(unless as CounterItem),
+  // One index object answers every question alike (its Puts never change); an edit that brings or takes no Put keeps it.
+  dropIfToken: (ctx) => putIndex(ctx.text, ctx.sites),
 };
