@@ -66,6 +66,10 @@ interface FlowCtx {
 class GoHost implements TreeHost {
   private text = '';
   private consts = new Map<string, TNode>();
+  /** Package-level `var` names: read only when nothing in the file writes them (`mutable`), a whole-file dependency. */
+  private vars = new Set<string>();
+  /** Package-level `var` names the file assigns (`x = ..`, `x += ..`, `x++`, `for x = range`) or takes the address of. */
+  private mutable = new Set<string>();
   private fnDecls = new Map<number, Map<string, Decl[]>>();
   private sdk = 'aws-sdk-go-v2';
   /** Functions and methods of the file by name (a helper is followed only when its name is unique). */
@@ -96,6 +100,8 @@ class GoHost implements TreeHost {
   prepare(text: string, root: TNode): void {
     this.text = text;
     this.consts.clear();
+    this.vars.clear();
+    this.mutable.clear();
     this.fnDecls.clear();
     this.funcs.clear();
     this.bindings.clear();
@@ -121,7 +127,36 @@ class GoHost implements TreeHost {
       : undefined;
     for (const top of kids(root)) {
       if (top.type !== 'const_declaration' && top.type !== 'var_declaration') continue;
-      for (const spec of this.specs(top)) for (const d of this.specDecls(spec)) if (d.value) this.consts.set(d.name, d.value);
+      for (const spec of this.specs(top))
+        for (const d of this.specDecls(spec)) {
+          if (d.value) this.consts.set(d.name, d.value);
+          if (top.type === 'var_declaration') this.vars.add(d.name);
+        }
+    }
+    if (this.vars.size) this.writes(root);
+  }
+
+  /**
+   * Package `var`s the file may change: the root name of every assignment's left side (`x`, `x.f`, `x[i]`), of `x++` /
+   * `x--`, of a `for x = range` and of `&x` (a pointer can write it anywhere). A local of the same name counts too (silent).
+   */
+  private writes(root: TNode): void {
+    const rootName = (e: TNode | null | undefined): string | undefined => {
+      while (e && (e.type === 'selector_expression' || e.type === 'index_expression' || e.type === 'parenthesized_expression' || e.type === 'slice_expression'))
+        e = e.type === 'selector_expression' ? e.childForFieldName('operand') : e.type === 'parenthesized_expression' ? kids(e)[0] : e.childForFieldName('operand');
+      return e?.type === 'identifier' ? this.src(e) : undefined;
+    };
+    const mark = (e: TNode | null | undefined) => {
+      const name = rootName(e);
+      if (name !== undefined && this.vars.has(name)) this.mutable.add(name);
+    };
+    for (const n of root.descendantsOfType(['assignment_statement', 'inc_statement', 'dec_statement', 'unary_expression', 'range_clause'])) {
+      if (!n) continue;
+      if (n.type === 'assignment_statement') for (const l of kids(n.childForFieldName('left'))) mark(l);
+      else if (n.type === 'inc_statement' || n.type === 'dec_statement') mark(kids(n)[0]);
+      else if (n.type === 'unary_expression') {
+        if (n.child(0)?.type === '&') mark(n.childForFieldName('operand'));
+      } else if (n.children.some((c) => c?.type === '=')) for (const l of kids(n.childForFieldName('left'))) mark(l);
     }
   }
 
@@ -428,6 +463,11 @@ class GoHost implements TreeHost {
         const d = before[i];
         if (d) return d.value && !d.opaque ? { value: d.value, decl: d, fn } : undefined;
       }
+    }
+    if (this.vars.has(name)) {
+      // Whether another function writes it: any edit may add or remove such a write (the unit reads it again).
+      this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
+      if (this.mutable.has(name)) return undefined;
     }
     const c = this.consts.get(name);
     return c ? { value: c } : undefined;

@@ -69,7 +69,12 @@ interface FlowCtx {
 
 class JavaHost implements TreeHost {
   private text = '';
-  private fields = new Map<string, TNode>();
+  /** Field initializers by name; null for a name declared more than once in the file (in two classes: ambiguous). */
+  private fields = new Map<string, TNode | null>();
+  /** Fields declared `final` (never written after their initializer). */
+  private finals = new Set<string>();
+  /** Names the file assigns (`x = ..`, `this.x += ..`, `X.y = ..`, `x++`): a field of that name that is not final is unknown. */
+  private assigned = new Set<string>();
   private fnDecls = new Map<number, Map<string, Decl[]>>();
   /** Methods of the file's types by name (a helper is followed only when its name is unique). */
   private methods = new Map<string, TNode[]>();
@@ -103,6 +108,8 @@ class JavaHost implements TreeHost {
   prepare(text: string, root: TNode): void {
     this.text = text;
     this.fields.clear();
+    this.finals.clear();
+    this.assigned.clear();
     this.fnDecls.clear();
     this.methods.clear();
     this.bindings.clear();
@@ -119,10 +126,14 @@ class JavaHost implements TreeHost {
         continue;
       }
       if (n.type === 'field_declaration') {
+        const final = kids(n).some((c) => c.type === 'modifiers' && c.children.some((m) => m?.type === 'final'));
         for (const d of n.childrenForFieldName('declarator')) {
           const name = d?.childForFieldName('name');
+          if (!name) continue;
+          const key = this.src(name);
           const value = d?.childForFieldName('value');
-          if (name && value) this.fields.set(this.src(name), value);
+          this.fields.set(key, this.fields.has(key) || !value ? null : value);
+          if (final) this.finals.add(key);
         }
         continue;
       }
@@ -130,6 +141,31 @@ class JavaHost implements TreeHost {
         for (const c of kids(n)) stack.push(c);
       else if (TYPES.has(n.parent?.type ?? '')) for (const c of kids(n)) stack.push(c);
     }
+    if ([...this.fields.keys()].some((k) => !this.finals.has(k))) this.writes(root);
+  }
+
+  /** Names the file writes: the left side of every assignment and the operand of `++` / `--` (a name, `this.x`, `A.x`). */
+  private writes(root: TNode): void {
+    const mark = (e: TNode | null | undefined) => {
+      while (e?.type === 'parenthesized_expression') e = kids(e)[0];
+      const name = e?.type === 'identifier' ? e : e?.type === 'field_access' ? e.childForFieldName('field') : undefined;
+      if (name) this.assigned.add(this.src(name));
+    };
+    for (const n of root.descendantsOfType(['assignment_expression', 'update_expression'])) {
+      if (n?.type === 'assignment_expression') mark(n.childForFieldName('left'));
+      else if (n) mark(kids(n)[0]);
+    }
+  }
+
+  /**
+   * A field's initializer, when the field is declared once in the file and is final or never written in it. Whether
+   * a method writes it can change with an edit anywhere: the unit reading it depends on the whole file.
+   */
+  private field(name: string): TNode | undefined {
+    const f = this.fields.get(name);
+    if (!f || this.finals.has(name)) return f ?? undefined;
+    this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
+    return this.assigned.has(name) ? undefined : f;
   }
 
   sites(unit: TNode): RequestSite[] {
@@ -566,7 +602,7 @@ class JavaHost implements TreeHost {
       if (d) return d.value ? { value: d.value, decl: d, fn } : undefined;
       if (list?.length) return undefined; // declared later in a scope we cannot order: unknown
     }
-    const f = this.fields.get(name);
+    const f = this.field(name);
     return f ? { value: f } : undefined;
   }
 
@@ -642,7 +678,7 @@ class JavaHost implements TreeHost {
       case 'field_access': {
         // `Constants.TABLE` / `this.table`: a field of this file by its name.
         const f = n.childForFieldName('field');
-        const v = f && hops < MAX_RESOLVE ? this.fields.get(this.src(f)) : undefined;
+        const v = f && hops < MAX_RESOLVE ? this.field(this.src(f)) : undefined;
         return v ? this.value(v, depth, hops + 1) : this.unknown(n);
       }
       case 'method_invocation':

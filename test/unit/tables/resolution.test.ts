@@ -127,7 +127,27 @@ describe('tables: resolution gaps from the held-out corpus', () => {
     const TS = (name: string, key: string) => `import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';\nconst c = new DynamoDBClient({});\nawait c.send(new GetItemCommand({ TableName: ${name}, Key: ${key} }));\n`;
     const DOC = (name: string, key: string) => `import { GetCommand } from '@aws-sdk/lib-dynamodb';\nawait doc.send(new GetCommand({ TableName: ${name}, Key: ${key} }));\n`;
     const PY = (name: string) => `import boto3\n\nclient = boto3.client("dynamodb")\nclient.get_item(TableName=${name}, Key={"email": {"N": "1"}})\n`;
+    /** A package-level `var tableName = os.Getenv("TABLE")` read by `get`, with `extra` declarations after it. */
+    const GO_VAR = (extra: string) => GO('tableName', 'pk').replace('\nfunc get(', `\nvar tableName = os.Getenv("TABLE")\n\n${extra}\nfunc get(`);
+    /** Java classes: `body` inside class Repos (fields, nested classes). */
+    const JAVA_CLASS = (body: string) =>
+      `import software.amazon.awssdk.services.dynamodb.DynamoDbClient;\nimport software.amazon.awssdk.services.dynamodb.model.*;\nimport java.util.Map;\n\npublic class Repos {\n${body}\n}\n`;
+    const JAVA_GET = (name: string) => `  void get(DynamoDbClient c) {\n    c.getItem(GetItemRequest.builder().tableName(${name}).key(Map.of("pk", AttributeValue.builder().n("1").build())).build());\n  }`;
     const CASES: { name: string; language: string; text: string; expect: [string, string][]; message?: RegExp }[] = [
+      { name: 'Go package var never written: read as its initializer', language: 'go', text: GO_VAR(''), expect: [['key-schema-mismatch', '{N: aws.String("1")}']] },
+      { name: 'Go negative: a package var reassigned in init()', language: 'go', text: GO_VAR('func init() {\n\tif os.Getenv("ARCHIVE") == "1" {\n\t\ttableName = tableName + "-archive"\n\t}\n}\n'), expect: [] },
+      { name: 'Go negative: a package var appended to (+=)', language: 'go', text: GO_VAR('func init() {\n\ttableName += "-v2"\n}\n'), expect: [] },
+      { name: 'Go negative: a package var whose address is taken', language: 'go', text: GO_VAR('func init() {\n\tflag.StringVar(&tableName, "table", tableName, "")\n}\n'), expect: [] },
+      { name: 'Java static field never written: read as its initializer', language: 'java', text: JAVA_CLASS(`  private static String TABLE = System.getenv("TABLE");\n${JAVA_GET('TABLE')}`), expect: [['key-schema-mismatch', 'AttributeValue.builder().n("1").build()']] },
+      { name: 'Java final field: read as its initializer', language: 'java', text: JAVA_CLASS(`  private static final String TABLE = System.getenv("TABLE");\n${JAVA_GET('TABLE')}`), expect: [['key-schema-mismatch', 'AttributeValue.builder().n("1").build()']] },
+      { name: 'Java negative: a static field reassigned in a static block', language: 'java', text: JAVA_CLASS(`  private static String TABLE = System.getenv("TABLE");\n  static {\n    if (System.getenv("ARCHIVE") != null) TABLE = TABLE + "-archive";\n  }\n${JAVA_GET('TABLE')}`), expect: [] },
+      { name: 'Java negative: a field written through this in a method', language: 'java', text: JAVA_CLASS(`  private String table = System.getenv("TABLE");\n  void archive() { this.table += "-archive"; }\n${JAVA_GET('this.table')}`), expect: [] },
+      {
+        name: 'Java negative: a field name declared in two nested classes (each reads its own)',
+        language: 'java',
+        text: JAVA_CLASS(`  static class A {\n    private static final String TABLE = System.getenv("OTHER");\n${indent(JAVA_GET('TABLE'))}\n  }\n  static class B {\n    private static final String TABLE = System.getenv("TABLE");\n  }\n  static class C {\n    private static final String TABLE = System.getenv("OTHER");\n${indent(JAVA_GET('TABLE'))}\n  }`),
+        expect: [],
+      },
       { name: 'Go os.Getenv through the template binding', language: 'go', text: GO('os.Getenv("TABLE")', 'pk'), expect: [['key-schema-mismatch', '{N: aws.String("1")}']], message: /os\.Getenv\("TABLE"\) is set by template\.yaml:10/ },
       { name: 'Go os.Getenv held in a local variable', language: 'go', text: GO('t', 'pk').replace('\tsvc.GetItem', '\tt := os.Getenv("TABLE")\n\tsvc.GetItem'), expect: [['key-schema-mismatch', '{N: aws.String("1")}']] },
       { name: 'Go negative: a variable no deployment sets', language: 'go', text: GO('os.Getenv("NOPE")', 'pk'), expect: [] },
