@@ -81,7 +81,8 @@ interface Unit {
    * The statement holds a parse error, or the parser reported one at the next statement's first token (a one-parse full
    * extraction of a document with errors; chunks and regions parse without). Its recovery may have ended it only
    * because of that token, so an edit there could extend it in a fresh parse, and an edit inside it may make a region
-   * that parses alone but not so in the document: the statement path neither starts in it nor right after it.
+   * that parses alone but not so in the document: the statement path neither re-parses it (a span starting in it or
+   * reaching into it) nor starts right after it.
    */
   broken?: boolean;
 }
@@ -2484,8 +2485,10 @@ export class TsDocument {
     // the parser's recovery ended it because of the next statement's first token, so an edit up to the end of that
     // token's line may extend it (see Unit.broken). Further into the next statement the edit is read incrementally:
     // typing below a half-written line must not re-extract the whole document at each key (review: 420-1940 ms per
-    // key under load against 31 ms).
-    if (units[i].broken) return undefined;
+    // key under load against 31 ms). Every touched statement counts, not only the first: a span from a clean statement
+    // into a broken one (a keystroke at the clean one's end, a selection across both replaced, several changes linted
+    // as one span) re-parses it too, and a clean parse of the region would also drop its mark.
+    for (let k = i; k <= j; k++) if (units[k].broken) return undefined;
     if (i > 0 && units[i - 1].broken) {
       const token = skipTrivia(this.text, start(units[i]));
       const lineEnd = this.text.indexOf('\n', token);

@@ -111,6 +111,21 @@ def c():
     fixturePair('ts-join-declaration.json', 'typescript');
   });
 
+  it('typescript: a span from a clean statement into a broken one (`t;\\n1import` -> `u;\\nfunction1import`: two changes linted as one span) is not read by the statement path (review fuzzNW seed 9503)', () => {
+    fixturePair('ts-wide-span-broken.json', 'typescript');
+  });
+
+  it('typescript: a keystroke at the end of a clean statement right before a broken one does not re-parse the broken one (it lost its mark, and the next keystroke in it was read alone)', () => {
+    const { prev } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/incremental/ts-wide-span-broken.json'), 'utf8')) as { prev: string };
+    const doc = createDocumentExtractor('typescript');
+    doc.update(prev);
+    // `x` typed after `t;` (the span touches the broken `1` after it), then `f` typed before the `1`: `f1import` is one identifier.
+    const typed = prev.slice(0, 2) + 'x' + prev.slice(2);
+    for (const [text, change] of [[typed, { start: 2, end: 2, text: 'x' }], [typed.slice(0, 4) + 'f' + typed.slice(4), { start: 4, end: 4, text: 'f' }]] as const) {
+      assert.deepEqual(JSON.parse(JSON.stringify(doc.update(text, [change]))), JSON.parse(JSON.stringify(extract(text, 'typescript'))));
+    }
+  });
+
   it('python: a module-level constant tree-sitter wraps in an ERROR (a stray `}` typed after it) is still part of the environment: an edit inside it moves what its readers hold', () => {
     const text = `import boto3
 client = boto3.client("dynamodb")
