@@ -94,7 +94,9 @@ export function codeTablesPython(uri: string, label: string, text: string): File
             const k = p.childForFieldName('key');
             const v = p.childForFieldName('value');
             const ks = k ? str(k) : undefined;
-            if (k && v && ks && !ks.pattern) entries.push({ key: ks.value, keyRange: span(k), value: value(v, depth + 1, hops) });
+            // A key that is not a literal (a name, an f-string): any key may be there.
+            if (!k || !v || !ks || ks.pattern) return { kind: 'unknown', range, text: n.text.slice(0, 120) };
+            entries.push({ key: ks.value, keyRange: span(k), value: value(v, depth + 1, hops) });
           }
           return { kind: 'map', entries, range };
         }
@@ -167,8 +169,7 @@ export function codeTablesPython(uri: string, label: string, text: string): File
         }
         if (p.type === 'dictionary_splat' && p.parent?.type === 'argument_list') {
           const c = p.parent.parent;
-          const f = c?.type === 'call' ? c.childForFieldName('function') : null;
-          if (f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'create_table') continue;
+          if (c && isCreateTable(c)) continue;
         }
         const key = p.type === 'subscript' && p.childForFieldName('value')?.id === r.id ? p.childForFieldName('subscript') : null;
         const ks = key ? str(key) : undefined;
@@ -183,6 +184,16 @@ export function codeTablesPython(uri: string, label: string, text: string): File
         if (v && v.kind !== 'str' && v.kind !== 'num' && v.kind !== 'bool') return undefined;
       }
       return right;
+    };
+    // The file defines its own `create_table` (a test base class's `def create_table(self, **kwargs)` adding an index):
+    // a call of that name may be it, not boto3's.
+    const ownCreateTable = text.includes('create_table') && tree.rootNode.descendantsOfType('function_definition').some((f) => f?.childForFieldName('name')?.text === 'create_table');
+    /** boto3's `client.create_table(...)` / `dynamodb.create_table(...)`: a method of another object than self / cls. */
+    const isCreateTable = (call: Node): boolean => {
+      const f = call.type === 'call' ? call.childForFieldName('function') : null;
+      if (ownCreateTable || f?.type !== 'attribute' || f.childForFieldName('attribute')?.text !== 'create_table') return false;
+      const recv = f.childForFieldName('object');
+      return !!recv && !/^(?:self|cls|super\(\s*\))$/.test(recv.text);
     };
     const envEntry = (variable: string, v: Node, range: Span): CdkEnvEntry => {
       if (v.type === 'attribute' && v.childForFieldName('attribute')?.text === 'table_name') return { variable, tableVar: v.childForFieldName('object')?.text, range };
@@ -208,15 +219,15 @@ export function codeTablesPython(uri: string, label: string, text: string): File
         } else if (last === 'add_environment' && positional.length >= 2) {
           const k = str(positional[0]);
           if (k && !k.pattern) facts.env.push(envEntry(k.value, positional[1], span(n)));
-        } else if (last === 'create_table' && fn?.type === 'attribute') {
+        } else if (last === 'create_table' && isCreateTable(n)) {
           let props = kwargs(args, 0, false);
           // `create_table(**params)` with `params = {...}` (see heldDict): its entries and the keywords (Python rejects a
-          // key given twice). Another splat adds nothing (the keywords alone, as before).
-          const splats = kids(args).filter((a) => a.type === 'dictionary_splat');
-          const held = splats.length === 1 ? heldDict(splats[0], n) : undefined;
+          // key given twice). Any other splat (`**kwargs`, two splats) may hold any parameter (an index): no table.
+          const splats = kids(args).filter((a) => a.type === 'dictionary_splat' || a.type === 'list_splat');
+          const held = splats.length === 1 && splats[0].type === 'dictionary_splat' ? heldDict(splats[0], n) : undefined;
           const d = held ? value(held) : undefined;
           if (d?.kind === 'map' && props.kind === 'map') props = { ...props, entries: [...d.entries, ...props.entries] };
-          if (props.kind === 'map' && props.entries.length) facts.createTables.push({ props, range: span(n) });
+          if ((!splats.length || d?.kind === 'map') && props.kind === 'map' && props.entries.length) facts.createTables.push({ props, range: span(n) });
         }
       } else if (n.type === 'keyword_argument' && n.childForFieldName('name')?.text === 'environment' && n.childForFieldName('value')?.type === 'dictionary') {
         for (const p of kids(n.childForFieldName('value'))) {

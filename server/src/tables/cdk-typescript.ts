@@ -24,6 +24,11 @@ function refText(e: ts.Expression, sf: ts.SourceFile): string | undefined {
   return undefined;
 }
 
+/** `export const x = ...` / `export let x`: the declaration is visible to (and changeable by) other modules. */
+function isExported(d: ts.VariableDeclaration): boolean {
+  return (ts.getCombinedModifierFlags(d) & ts.ModifierFlags.Export) !== 0;
+}
+
 export function codeTablesTs(uri: string, label: string, text: string, languageId: string): FileTables {
   const kind = /javascript|jsx|\.m?jsx?$/.test(languageId) ? ts.ScriptKind.JSX : ts.ScriptKind.TSX;
   const sf = ts.createSourceFile('x.' + (kind === ts.ScriptKind.JSX ? 'jsx' : 'tsx'), text, ts.ScriptTarget.Latest, true, kind);
@@ -56,6 +61,8 @@ export function codeTablesTs(uri: string, label: string, text: string, languageI
       for (const p of e.properties) {
         if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) entries.push({ key: p.name.text, keyRange: span(p.name), value: value(p.initializer, depth + 1, hops) });
         else if (ts.isShorthandPropertyAssignment(p)) entries.push({ key: p.name.text, keyRange: span(p.name), value: value(p.name, depth + 1, hops) });
+        // A spread (`...(sort ? withSortKey : {})`), a computed key, an accessor or a method: any key may be there.
+        else return { kind: 'unknown', range, text: e.getText(sf).slice(0, 120) };
       }
       return { kind: 'map', entries, range };
     }
@@ -86,10 +93,23 @@ export function codeTablesTs(uri: string, label: string, text: string, languageI
     }
     ts.forEachChild(n, collect);
   };
-  const isCreateTable = (call: ts.Node): boolean => {
-    if (!ts.isNewExpression(call) && !ts.isCallExpression(call)) return false;
-    const last = call.expression.getText(sf).replace(/\s+/g, '').replace(/^.*\./, '');
-    return ts.isNewExpression(call) ? last === 'CreateTableCommand' : last === 'createTable';
+  // The file declares its own `createTable` (`async function createTable(input) { ... }`, a method, a property): a call
+  // of that name may be the helper (adding an index, a sort key...), not the SDK's request.
+  let ownCreateTable = false;
+  const ownDecl = (n: ts.Node): void => {
+    if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n) || ts.isPropertyAssignment(n)) && n.name && ts.isIdentifier(n.name) && n.name.text === 'createTable') ownCreateTable = true;
+    else if (!ownCreateTable) ts.forEachChild(n, ownDecl);
+  };
+  if (text.includes('createTable')) ownDecl(sf);
+  /**
+   * A CreateTable request: `new CreateTableCommand(p)`, or the SDK v2 method on a client (`dynamodb.createTable(p)`,
+   * `this.client.createTable(p).promise()`); a bare `createTable(p)` or `this.createTable(p)` is the project's own.
+   */
+  const isCreateTable = (call: ts.Node): call is ts.NewExpression | ts.CallExpression => {
+    if (ts.isNewExpression(call)) return call.expression.getText(sf).replace(/\s+/g, '').replace(/^.*\./, '') === 'CreateTableCommand';
+    if (!ts.isCallExpression(call) || ownCreateTable) return false;
+    const callee = call.expression;
+    return ts.isPropertyAccessExpression(callee) && callee.name.text === 'createTable' && callee.expression.kind !== K.ThisKeyword && callee.expression.kind !== K.SuperKeyword;
   };
   /**
    * `const params = {...}; new CreateTableCommand(params)`: the object literal a CreateTable argument holds, when the
@@ -110,11 +130,12 @@ export function codeTablesTs(uri: string, label: string, text: string, languageI
       // Not a mention of the variable: a property name (`x.params`, `{ params: 1 }`).
       if ((ts.isPropertyAccessExpression(p) && p.name === r) || (ts.isPropertyAssignment(p) && p.name === r)) continue;
       if (ts.isVariableDeclaration(p) && p.name === r) {
-        if (decl || !p.initializer || !ts.isObjectLiteralExpression(unwrap(p.initializer))) return undefined;
+        // Exported (`export const likesTable = {...}`): another module may change it before the call.
+        if (decl || !p.initializer || !ts.isObjectLiteralExpression(unwrap(p.initializer)) || isExported(p)) return undefined;
         decl = p;
         continue;
       }
-      if (isCreateTable(p) && (p as ts.CallExpression | ts.NewExpression).arguments?.some((a) => a === r)) continue;
+      if (isCreateTable(p) && p.arguments?.some((a) => a === r)) continue;
       let at: ts.Expression = r;
       while (ts.isParenthesizedExpression(at.parent) || ts.isNonNullExpression(at.parent)) at = at.parent;
       const access = at.parent;
@@ -156,6 +177,19 @@ export function codeTablesTs(uri: string, label: string, text: string, languageI
     return true;
   };
 
+  /** `const cmd = new CreateTableCommand(p); cmd.input.KeySchema!.push(...)`: the command's input reached through its variable. */
+  const inputChanged = (n: ts.Node): boolean => {
+    let at = n;
+    while (ts.isParenthesizedExpression(at.parent) || ts.isAsExpression(at.parent) || ts.isSatisfiesExpression(at.parent)) at = at.parent;
+    const d = at.parent;
+    if (!ts.isVariableDeclaration(d) || !ts.isIdentifier(d.name) || !ts.isNewExpression(n)) return false;
+    if (!refs) {
+      refs = new Map();
+      collect(sf);
+    }
+    return (refs.get(d.name.text) ?? []).some((r) => ts.isPropertyAccessExpression(r.parent) && r.parent.expression === r && r.parent.name.text === 'input');
+  };
+
   const boundName = (n: ts.Node): string | undefined => {
     const p = n.parent;
     if (p && ts.isVariableDeclaration(p) && ts.isIdentifier(p.name)) return p.name.text;
@@ -177,7 +211,7 @@ export function codeTablesTs(uri: string, label: string, text: string, languageI
       } else if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && last === 'addEnvironment' && args.length >= 2) {
         const k = value(args[0]);
         if (k.kind === 'str' && !k.pattern) facts.env.push(envEntry(k.value, args[1], span(n)));
-      } else if ((ts.isNewExpression(n) && last === 'CreateTableCommand') || (ts.isCallExpression(n) && last === 'createTable')) {
+      } else if (isCreateTable(n) && !inputChanged(n)) {
         const arg = args[0] ? unwrap(args[0]) : undefined;
         const held = arg && ts.isIdentifier(arg) ? heldObject(arg, n) : undefined;
         const props = held ? value(held) : arg ? value(arg) : undefined;

@@ -52,8 +52,28 @@ export function envVariableOf(text: string | undefined): string | undefined {
     /^os\.Getenv\(\s*(?:"([^"\\]+)"|`([^`]+)`)\s*\)/.exec(t) ??
     /^(?:java\.lang\.)?System\.getenv\(\s*"([^"\\]+)"\s*\)/.exec(t) ??
     /^(?:java\.lang\.)?System\.getenv\(\s*\)\.(?:get\(\s*"([^"\\]+)"\s*\)|getOrDefault\(\s*"([^"\\]+)"\s*,[^()]*\))/.exec(t);
-  if (!m || !/^\s*!?\s*(?:(?:\|\||\?\?|or\b)[\s\S]*)?$/.test(t.slice(m[0].length))) return undefined;
+  const rest = t.slice(m?.[0].length ?? 0);
+  if (!m || !/^\s*!?\s*(?:(?:\|\||\?\?|or\b)[\s\S]*)?$/.test(rest) || hasTopLevelConditional(rest)) return undefined;
   return m.slice(1).find((x) => x !== undefined);
+}
+
+/**
+ * Whether text after a fallback holds a conditional outside brackets and strings: a JS/Java ternary `?` (not `??`,
+ * `?.`) or a Python ` if ` (`os.environ.get("T") or "a" if c else "b"` is `(... or "a") if c else "b"`: the whole
+ * name depends on `c`).
+ */
+function hasTopLevelConditional(s: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < s.length && s[i] !== c; i++) if (s[i] === '\\') i++;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && c === '?' && s[i + 1] !== '?' && s[i + 1] !== '.' && s[i - 1] !== '?') return true;
+    else if (depth === 0 && c === 'i' && s[i + 1] === 'f' && !/[\w$]/.test(s[i - 1] ?? '') && !/[\w$]/.test(s[i + 2] ?? '')) return true;
+  }
+  return false;
 }
 
 /** The node naming an operation's table: its `TableName`, else (the request itself) the boto3 `Table(...)` argument. */
