@@ -466,7 +466,7 @@ class GoHost implements TreeHost {
     }
     if (this.vars.has(name)) {
       // Whether another function writes it: any edit may add or remove such a write (the unit reads it again).
-      this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
+      if (!this.read.some((d) => d.name === '' && d.range.start === 0)) this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
       if (this.mutable.has(name)) return undefined;
     }
     const c = this.consts.get(name);

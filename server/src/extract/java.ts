@@ -164,7 +164,7 @@ class JavaHost implements TreeHost {
   private field(name: string): TNode | undefined {
     const f = this.fields.get(name);
     if (!f || this.finals.has(name)) return f ?? undefined;
-    this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
+    if (!this.read.some((d) => d.name === '' && d.range.start === 0)) this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
     return this.assigned.has(name) ? undefined : f;
   }
 
