@@ -56,7 +56,9 @@ export function codeTablesPython(uri: string, label: string, text: string): File
       }
       return { value: value.replace(/\*+/g, '*'), pattern };
     };
-    const kwargs = (args: Node | null, depth: number, convert: boolean): PNode => {
+    const kwargs = (args: Node | null, depth: number, convert: boolean, splats = false): PNode => {
+      // `**props` / `*args` (unless the caller reads them, as create_table does): any keyword may be in it.
+      if (!splats && kids(args).some((a) => a.type === 'dictionary_splat' || a.type === 'list_splat')) return { kind: 'unknown', range: args ? span(args) : { start: 0, end: 0 } };
       const entries: PEntry[] = [];
       for (const a of kids(args)) {
         if (a.type !== 'keyword_argument') continue;
@@ -220,7 +222,7 @@ export function codeTablesPython(uri: string, label: string, text: string): File
           const k = str(positional[0]);
           if (k && !k.pattern) facts.env.push(envEntry(k.value, positional[1], span(n)));
         } else if (last === 'create_table' && isCreateTable(n)) {
-          let props = kwargs(args, 0, false);
+          let props = kwargs(args, 0, false, true);
           // `create_table(**params)` with `params = {...}` (see heldDict): its entries and the keywords (Python rejects a
           // key given twice). Any other splat (`**kwargs`, two splats) may hold any parameter (an index): no table.
           const splats = kids(args).filter((a) => a.type === 'dictionary_splat' || a.type === 'list_splat');
