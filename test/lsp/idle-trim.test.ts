@@ -40,21 +40,23 @@ describe('lsp: idle memory trim', function () {
       const uri = 'file:///w/big.ts';
       await client.open(uri, 'typescript', text);
       const first = await client.diagnosticsFor(uri, 1, 120_000);
-      const line = await client.waitFor(() => client.logs.find((l) => l.startsWith('idle trim:')), 'the idle trim', 120_000);
+      const line = await client.waitFor(() => client.logs.find((l) => l.startsWith('idle trim: new space')), 'the idle trim', 120_000);
       const s = await stats();
       const t = s.idleTrim;
       assert.ok(t, 'idleTrim in the stats');
       assert.equal(t.trims + t.givenUp, 1, line);
       assert.ok(t.last && t.last.newSpaceBefore > 8 * MB, `new space before ${t.last?.newSpaceBefore}`);
       assert.ok(t.last.gcs >= 1 && t.last.gcs <= 16 && t.gcs === t.last.gcs, line);
-      // Shrunk: new space is at or under the threshold; given up: after exactly its bound of scavenges.
+      // Shrunk: new space was at or under the threshold after its last scavenge (what the server saw; V8 may grow it
+      // again before the stats are read); given up: after exactly its bound of scavenges.
       if (/gave up/.test(line)) assert.equal(t.last.gcs, 16, line);
-      else assert.ok(s.newSpaceBytes !== undefined && s.newSpaceBytes <= 8 * MB, `new space after ${s.newSpaceBytes}`);
+      else assert.ok(t.last.newSpaceAfter <= 8 * MB, `new space after ${t.last.newSpaceAfter}`);
       // Then the reducer step: its 12 nudges once quiet, then the watch of what V8 runs (reported, not asserted).
       const reducerLines = () => client.logs.filter((l) => l.startsWith("idle trim: V8's memory reducer"));
       await client.waitFor(() => reducerLines()[0], 'the reducer step', 120_000);
       const r = (await stats()).idleTrim!.reducer;
       assert.deepEqual({ steps: r.steps, nudges: r.nudges, cancelled: r.cancelled, skipped: r.skipped }, { steps: 1, nudges: 12, cancelled: 0, skipped: 0 });
+      // At most 3 GCs per watch: the trim counts no more (V8 runs no more in a row), however the observer batches them.
       assert.ok(r.last && r.last.gcs === r.last.pausesMs.length && r.last.gcs <= 3, JSON.stringify(r.last));
       // An edit after the trim lints as a fresh server lints the same text; its undo gives the first findings back.
       const at = text.indexOf('#likes + :one') + 1;
@@ -71,8 +73,11 @@ describe('lsp: idle memory trim', function () {
       assert.deepEqual(key(undone), key(first));
       // At most one step per lint (three lints so far: the first, the edit, its undo), each logged once.
       await client.waitFor(() => reducerLines()[1], 'the second reducer step', 120_000);
-      const after = (await stats()).idleTrim!.reducer;
-      assert.ok(after.steps === reducerLines().length && after.steps <= client.linted.length, `${JSON.stringify(after)} after ${client.linted.length} lints`);
+      // `steps` counts a watch when it starts, its log line comes when it ends (and before the server answers stats):
+      // compared once no watch is on.
+      let after = (await stats()).idleTrim!.reducer;
+      for (const deadline = Date.now() + 120_000; after.watching && Date.now() < deadline; after = (await stats()).idleTrim!.reducer) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(!after.watching && after.steps === reducerLines().length && after.steps <= client.linted.length, `${JSON.stringify(after)} after ${client.linted.length} lints`);
       assert.deepEqual(key(await client.diagnosticsFor(uri, await client.edit(uri, at, at + 5, 'views'), 120_000)), key(edited));
     } finally {
       await client.stop();
