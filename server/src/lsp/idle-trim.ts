@@ -33,15 +33,23 @@
  * check (within 8 s) the reducer runs its GCs (1-3, incremental marking, then a pause each). The server does not run
  * a major GC itself: in Node 20 `gc({type: 'major', ...})` with options runs a scavenge, and a plain `gc()` (a forced
  * major GC, 80-135 ms) gives back ~1 MB, because only V8's memory-reducing mode flushes bytecode and compacts. The
- * GCs V8 then runs are watched (`watch`) for `watchMs` and their pauses reported. A message during the nudges cancels
- * them (the wait starts over; at most `3 * nudges` nudges per lint or close); a message during the watch changes
- * nothing (V8 has decided). `pays` (read when the step is due) skips it when the heap is small. At most once per lint
- * or close.
+ * GCs V8 then runs are watched (`watch`) for `watchMs` and their pauses reported (at most 3: V8 runs no more in a
+ * row; more entries are ignored). A message during the nudges cancels them (the wait starts over; at most `3 * nudges`
+ * nudges per lint or close) and `release` drops what they allocated (also when they are done, given up or the trim
+ * fails); a message during the watch changes nothing (V8 has decided), but a lint starting (`linting`) ends the watch:
+ * the GC filter (major, "collect all external memory") also matches a GC V8 runs for external-memory pressure, which
+ * a lint can cause. `skipReason` (read when the step is due) skips it when the old generation is small or has not
+ * grown 10% / 10 MB since the last step (`reducerSkipReason`: V8 re-arms its reducer only after such growth). At most
+ * once per lint or close. The quiet time is 30 s: someone who has not typed for 30 s is reading or away, and the
+ * reducer's pauses (up to ~600 ms on a loaded machine) would otherwise meet the next keystroke; V8's own watchdog runs
+ * the same GCs at ~100 s.
  *
  * Measured (same build, step on vs off, alternating, loaded 2-core machine): 50,000-line file, RSS 154-156 -> 131-134
- * MB ~20 s after the edit (off: the same ~100 s after it, from V8's watchdog); V8's three GCs paused 20-130, 80-590
- * (the compacting one) and 10-100 ms: a keystroke arriving then waits that long. The edits right after: no slower
- * than off within the noise. After closing that file: 157 (off) -> 105 MB. 5,000-line file: skipped (heap ~30 MB);
+ * MB ~20 s after the edit (measured with a 10 s quiet time; off: the same ~100 s after it, from V8's watchdog); V8's
+ * three GCs paused 20-130, 80-590 (the compacting one) and 10-100 ms: a keystroke arriving then waits that long. The
+ * edits right after: no slower than off within the noise. After closing that file: 157 (off) -> 105 MB, when the
+ * close comes before the first step ran (after a step, the old generation has not grown 10% since it, so the close's
+ * step is skipped and V8's watchdog gives that memory back). 5,000-line file: skipped (heap ~30 MB);
  * forced, it gives 3 MB for pauses of 36, 42, 11 ms. `--memory-reducer-single-gc`: one GC (15-25 ms), RSS ~148 MB.
  */
 import { performance } from 'node:perf_hooks';
@@ -85,9 +93,14 @@ export interface ReducerOptions {
   watchMs: number;
   /** A little old-generation allocation and a scavenge. */
   nudge: () => void;
-  /** Whether the heap is large enough for the step to pay (read when it is due). */
-  pays: () => boolean;
-  /** Start watching V8's memory-reducing GCs (each one's pause, ms); returns the function that stops watching. */
+  /** Drop what the nudges allocated: called when they end (done, cancelled, given up, or the trim failed). */
+  release?: () => void;
+  /** Why the step would not pay now (read when it is due; `reducerSkipReason`); undefined: it pays. */
+  skipReason: () => string | undefined;
+  /**
+   * Start watching V8's memory-reducing GCs (each one's pause, ms); returns the function that stops watching (called
+   * at the end of every watch, whether GCs were seen or not).
+   */
   watch: (onGc: (pauseMs: number) => void) => () => void;
   /** RSS now (bytes), for the stats. */
   rss: () => number;
@@ -95,6 +108,23 @@ export interface ReducerOptions {
 
 /** V8's memory reducer runs at most this many GCs in a row. */
 const REDUCER_GCS = 3;
+
+/**
+ * Why the reducer step would not pay (undefined: it pays). `oldGenBytes`: V8's committed old generation now (old, code
+ * and large-object spaces: what V8's reducer measures, without new space); `minBytes`: below it, skipped (0: never
+ * skipped, tests); `atLastStep`: the old generation at the end of the last step (undefined: none yet). V8's reducer,
+ * once it has run, starts again only after the old generation grew by 10% or 10 MB: until then another step's nudges
+ * would be for nothing. Recorded after every step, whether its watch saw GCs or not (V8 may have run them from its
+ * watchdog, unseen, or just before).
+ */
+export function reducerSkipReason(oldGenBytes: number, minBytes: number, atLastStep: number | undefined): string | undefined {
+  if (minBytes === 0) return undefined;
+  const mb = (b: number) => (b / 1048576).toFixed(0);
+  if (oldGenBytes < minBytes) return `small heap (old generation ${mb(oldGenBytes)} MB < ${mb(minBytes)} MB)`;
+  if (atLastStep !== undefined && oldGenBytes < Math.max(atLastStep * 1.1, atLastStep + 10 * 1048576))
+    return `old generation ${mb(oldGenBytes)} MB, not 10% / 10 MB above ${mb(atLastStep)} MB at the last step`;
+  return undefined;
+}
 
 const nodeTimers = {
   set: (fn: () => void, ms: number): unknown => setTimeout(fn, ms).unref(),
@@ -117,8 +147,8 @@ export function idleTrimTiming(env: string | undefined): Pick<IdleTrimOptions, '
 type Phase = 'scavenge' | 'wait' | 'nudge' | 'watch';
 
 /**
- * Settings of the reducer step: 10 s of quiet after the scavenges (a keystroke then is unlikely to meet the reducer's
- * pauses), 12 nudges 100 ms apart (V8 keeps its last 10 allocation samples), a watch of 20 s (the reducer checks every
+ * Settings of the reducer step: 30 s of quiet after the scavenges (someone who has not typed for 30 s is reading or
+ * away: a keystroke then is unlikely to meet the reducer's pauses; V8's watchdog would run them at ~100 s), 12 nudges 100 ms apart (V8 keeps its last 10 allocation samples), a watch of 20 s (the reducer checks every
  * 8 s, then marks incrementally). DYNALINT_IDLE_TRIM_MS=<ms> (tests): the delay and the interval that short, a watch
  * of 10 of them. 'off' or 0: none.
  */
@@ -126,7 +156,7 @@ export function reducerTiming(env: string | undefined): Pick<ReducerOptions, 'de
   if (env === 'off' || env === '0') return undefined;
   const ms = env ? Number(env) : NaN;
   if (Number.isFinite(ms) && ms > 0) return { delayMs: ms, intervalMs: ms, nudges: 12, watchMs: 10 * ms };
-  return { delayMs: 10_000, intervalMs: 100, nudges: 12, watchMs: 20_000 };
+  return { delayMs: 30_000, intervalMs: 100, nudges: 12, watchMs: 20_000 };
 }
 
 export class IdleTrim {
@@ -168,7 +198,7 @@ export class IdleTrim {
     if (!this.enabled) return;
     if (this.phase === 'watch') this.endWatch();
     this.armed = true;
-    this.phase = 'scavenge';
+    this.setPhase('scavenge');
     this.nudgesThisTrim = 0;
     this.gcsThisTrim = 0; // a lint (or a close) is what allows `maxGcs` more scavenges: nothing else resets the count
     this.schedule(this.o.settleMs);
@@ -177,6 +207,19 @@ export class IdleTrim {
   /** A document was closed: what it held is garbage now, and the young generation it grew is given back the same way. */
   closed(): void {
     this.linted();
+  }
+
+  /**
+   * A lint is starting: a watch going on ends now (the GCs the lint causes are not the reducer's; the filter could
+   * count one caused by external-memory pressure). Nothing else changes: `linted` arms the next trim.
+   */
+  linting(): void {
+    if (this.phase !== 'watch') return;
+    try {
+      this.endWatch();
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   /**
@@ -189,7 +232,7 @@ export class IdleTrim {
     if (this.phase === 'watch') return; // V8 has decided: its GCs run or not whatever arrives now
     if (this.phase === 'nudge') {
       this.s.reducer.cancelled++;
-      this.phase = 'wait';
+      this.setPhase('wait');
     }
     if (this.phase === 'wait') return this.schedule(this.o.reducer!.delayMs);
     if (this.timer !== undefined && this.gcsThisTrim > 0) this.s.cancelled++;
@@ -207,7 +250,7 @@ export class IdleTrim {
     this.armed = false;
     this.stopWatch?.();
     this.stopWatch = undefined;
-    this.phase = 'scavenge';
+    this.setPhase('scavenge');
   }
 
   private schedule(ms: number): void {
@@ -221,11 +264,24 @@ export class IdleTrim {
     try {
       this.trimStep();
     } catch (e) {
-      // A timer must never throw into the event loop (the server would exit): the trim turns itself off for good.
+      this.fail(e);
+    }
+  }
+
+  /** A timer or an observer must never throw into the event loop (the server would exit): the trim turns itself off for good. */
+  private fail(e: unknown): void {
+    this.failed = true;
+    try {
       this.dispose();
-      this.failed = true;
+    } finally {
       this.o.onError?.(e);
     }
+  }
+
+  private setPhase(p: Phase): void {
+    const leavingNudges = this.phase === 'nudge' && p !== 'nudge';
+    this.phase = p;
+    if (leavingNudges) this.o.reducer?.release?.();
   }
 
   private trimStep(): void {
@@ -234,7 +290,7 @@ export class IdleTrim {
       this.s.deferred++;
       if (this.phase === 'nudge') {
         this.s.reducer.cancelled++;
-        this.phase = 'wait';
+        this.setPhase('wait');
       }
       return this.schedule(this.phase === 'wait' ? this.o.reducer!.delayMs : this.o.settleMs);
     }
@@ -273,27 +329,29 @@ export class IdleTrim {
       this.armed = false;
       return;
     }
-    this.phase = 'wait';
+    this.setPhase('wait');
     this.schedule(this.o.reducer.delayMs);
   }
 
   private reducerStep(): void {
     const r = this.o.reducer!;
     if (this.phase === 'wait') {
-      if (!r.pays()) {
+      const skip = r.skipReason();
+      if (skip !== undefined) {
         this.s.reducer.skipped++;
+        this.s.reducer.lastSkip = skip;
         this.armed = false;
-        this.phase = 'scavenge';
+        this.setPhase('scavenge');
         return;
       }
-      this.phase = 'nudge';
+      this.setPhase('nudge');
       this.nudgesThisStep = 0;
       this.rssBefore = r.rss();
     }
     if (this.nudgesThisTrim >= 3 * r.nudges) {
       // Messages kept cancelling the nudges: given up until the next lint or close.
       this.armed = false;
-      this.phase = 'scavenge';
+      this.setPhase('scavenge');
       return;
     }
     r.nudge();
@@ -302,20 +360,30 @@ export class IdleTrim {
     this.s.reducer.nudges++;
     if (this.nudgesThisStep < r.nudges) return this.schedule(r.intervalMs);
     // The nudges are done: V8's reducer decides at its next check (within 8 s); its GCs are watched for `watchMs`.
-    this.phase = 'watch';
+    this.setPhase('watch');
     this.s.reducer.steps++;
     this.reducerPauses = [];
     this.stopWatch = r.watch((pause) => {
-      if (this.phase !== 'watch') return;
-      const p = Math.round(pause * 100) / 100;
-      this.reducerPauses.push(p);
-      this.s.reducer.gcs++;
-      this.s.reducer.pausesMs.push(p);
-      if (this.s.reducer.pausesMs.length > PAUSES_KEPT) this.s.reducer.pausesMs.shift();
-      // V8 runs at most 3 in a row; after one, the next (if any) comes within ~1 s: the watch ends 3 s after the last.
-      this.schedule(this.reducerPauses.length >= REDUCER_GCS ? 0 : Math.min(3000, r.watchMs));
+      try {
+        this.reducerGc(pause, r);
+      } catch (e) {
+        this.fail(e);
+      }
     });
     this.schedule(r.watchMs);
+  }
+
+  /** A GC seen by the watch (from a PerformanceObserver: entries may come several in one batch). */
+  private reducerGc(pause: number, r: ReducerOptions): void {
+    // V8 runs at most 3 in a row: more (a batch delivered before the watch's end ran) are not counted.
+    if (this.phase !== 'watch' || this.reducerPauses.length >= REDUCER_GCS) return;
+    const p = Math.round(pause * 100) / 100;
+    this.reducerPauses.push(p);
+    this.s.reducer.gcs++;
+    this.s.reducer.pausesMs.push(p);
+    if (this.s.reducer.pausesMs.length > PAUSES_KEPT) this.s.reducer.pausesMs.shift();
+    // After one, the next (if any) comes within ~1 s: the watch ends 3 s after the last, or now after the third.
+    this.schedule(this.reducerPauses.length >= REDUCER_GCS ? 0 : Math.min(3000, r.watchMs));
   }
 
   private endWatch(): void {
@@ -324,7 +392,7 @@ export class IdleTrim {
     if (this.timer !== undefined) this.timers.clear(this.timer);
     this.timer = undefined;
     this.armed = false;
-    this.phase = 'scavenge';
+    this.setPhase('scavenge');
     const r = this.o.reducer!;
     this.s.reducer.last = { gcs: this.reducerPauses.length, pausesMs: this.reducerPauses, rssBefore: this.rssBefore, rssAfter: r.rss() };
     this.o.onReducer?.(this.s.reducer.last);

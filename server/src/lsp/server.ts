@@ -17,7 +17,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { appendFileSync } from 'node:fs';
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { dirname } from 'node:path';
@@ -30,7 +30,7 @@ import { validationCacheStats } from '../rules/expression-rules';
 import type { DynalintSettings } from '../protocol/settings';
 import { DynalintService } from '../service';
 import { oneWritePerMessage } from './framing';
-import { IdleTrim, type ReducerOptions, idleTrimTiming, reducerTiming } from './idle-trim';
+import { IdleTrim, type ReducerOptions, idleTrimTiming, reducerSkipReason, reducerTiming } from './idle-trim';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
 import { WorkspaceTables } from './tables';
@@ -95,6 +95,8 @@ export function startServer(connection: Connection): ServerHandle {
       const counted = name !== 'dynalint/stats';
       if (counted) {
         trim.activity();
+        // A request while a lint is queued may analyse the new version itself: a lint starting ends the reducer's watch.
+        if (scheduler.busy) trim.linting();
         answering++;
       }
       try {
@@ -121,6 +123,7 @@ export function startServer(connection: Connection): ServerHandle {
     // conversion and the publish run without yielding, so what is published is exactly this version's lint.
     const version = doc.version;
     const current = () => documents.get(uri) === doc && doc.version === version;
+    trim.linting();
     if (!(await service.analyzeUnlessSuperseded(doc, s, current))) return;
     // The diagnostics go out first (what the editor waits for), then the status bar's report.
     const diagnostics = service.diagnostics(doc, s);
@@ -131,6 +134,7 @@ export function startServer(connection: Connection): ServerHandle {
 
   /** Diagnostics of a document version, reported to the client's status bar (`dynalint/linted`). */
   function lint(doc: TextDocument, s: DynalintSettings): Diagnostic[] {
+    trim.linting();
     const diagnostics = service.diagnostics(doc, s);
     reportLint(doc, s, diagnostics);
     trim.linted();
@@ -386,7 +390,7 @@ function collectGarbage(): void {
 
 const mb = (b: number) => (b / 1048576).toFixed(0);
 
-/** Below this much committed V8 heap (MB) the reducer step is skipped (an idle server holds ~10 MB). */
+/** Below this much committed old generation (MB) the reducer step is skipped (an idle server holds ~10 MB). */
 const REDUCER_MIN_HEAP_MB = 48;
 
 /** What each nudge allocates in the old generation: an array above V8's 128 KB regular-object limit (large-object space). */
@@ -400,41 +404,43 @@ function reducerStep(trimMs: string | undefined, env: string | undefined): Reduc
   if (env === 'off') return undefined;
   const t = reducerTiming(trimMs);
   if (!t) return undefined;
-  const minHeap = (env && Number.isFinite(Number(env)) ? Number(env) : REDUCER_MIN_HEAP_MB) * 1048576;
-  let heapAfterRun = 0;
+  const minBytes = (env && Number.isFinite(Number(env)) ? Number(env) : REDUCER_MIN_HEAP_MB) * 1048576;
+  /** The old generation at the end of the last step (whether its watch saw V8's GCs or not). */
+  let atLastStep: number | undefined;
   return {
     ...t,
     nudge: () => {
       nudgeBallast.array = new Array<number>(20_000).fill(0);
       gcFunction()({ type: 'minor' });
     },
-    // V8's reducer, once it has run, starts again only after old space grew by 10% or 10 MB: until the heap has grown
-    // that much since a step saw it run, another step's nudges would be for nothing (DYNALINT_IDLE_REDUCER=0: always).
-    pays: () => {
-      const heap = getHeapStatistics().total_heap_size;
-      return heap >= minHeap && (minHeap === 0 || heap >= Math.max(heapAfterRun * 1.1, heapAfterRun + 10 * 1048576));
-    },
-    watch: (onGc) => {
+    release: () => {
       nudgeBallast.array = undefined;
-      let ran = false;
+    },
+    skipReason: () => reducerSkipReason(oldGenerationBytes(), minBytes, atLastStep),
+    watch: (onGc) => {
       const observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) {
           const d = (e as unknown as { detail?: { kind: number; flags: number } }).detail;
-          // The reducer's GCs: major, with the flag it passes (collect all external memory).
-          if (d && d.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR && d.flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY) {
-            ran = true;
-            onGc(e.duration);
-          }
+          // The reducer's GCs: major, with the flag it passes (collect all external memory). V8 passes it too for a
+          // GC forced by external-memory pressure: a lint starting ends the watch (IdleTrim.linting).
+          if (d && d.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR && d.flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY) onGc(e.duration);
         }
       });
       observer.observe({ entryTypes: ['gc'] });
       return () => {
         observer.disconnect();
-        if (ran) heapAfterRun = getHeapStatistics().total_heap_size;
+        atLastStep = oldGenerationBytes();
       };
     },
     rss: () => process.memoryUsage.rss(),
   };
+}
+
+/** V8's committed old generation (old, code and large-object spaces; not new space), bytes: what its memory reducer measures. */
+function oldGenerationBytes(): number {
+  let n = 0;
+  for (const s of getHeapSpaceStatistics()) if (/^(old|code|large_object|code_large_object)_space$/.test(s.space_name)) n += s.space_size;
+  return n;
 }
 
 /** V8's committed new space (both semi-spaces), bytes. */

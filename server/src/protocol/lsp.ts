@@ -104,17 +104,19 @@ export interface IdleTrimStats {
   reducer: {
     /** The server has the step (DYNALINT_IDLE_REDUCER=off: not). */
     enabled: boolean;
-    /** Steps whose nudges all ran (then the watch), at most one per lint or close. */
+    /** Steps whose nudges all ran (then the watch), at most one per lint or close, each 30 s after the server fell quiet. Counted when the watch starts; `last` and the log line come when it ends. */
     steps: number;
     /** A step's watch is on now (its `last` comes when it ends). */
     watching: boolean;
-    /** Steps due but not run: the heap was small. */
+    /** Steps due but not run: the old generation was small, or had not grown 10% / 10 MB since the last step. */
     skipped: number;
+    /** Why the last skipped step was skipped. */
+    lastSkip?: string;
     /** Nudge sequences cancelled by a message or a lint (started over once quiet). */
     cancelled: number;
     /** Nudges run (each a little old-generation allocation and a scavenge of ~1 ms). */
     nudges: number;
-    /** Memory-reducing GCs V8 ran during the watches, and the pause of the last ones (ms). */
+    /** Memory-reducing GCs V8 ran during the watches (at most 3 per watch; a lint starting ends a watch), and the pause of the last ones (ms). */
     gcs: number;
     pausesMs: number[];
     /** The last step: V8's GCs seen (their pauses) and RSS (bytes) before the nudges and at the end of the watch. */

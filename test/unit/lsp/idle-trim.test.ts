@@ -4,7 +4,7 @@
  * messages keep coming or a lint is running or queued, and they stop when new space is small or after the bound.
  */
 import { strict as assert } from 'node:assert';
-import { IdleTrim, type IdleTrimOptions, idleTrimTiming, reducerTiming } from '../../../server/src/lsp/idle-trim';
+import { IdleTrim, type IdleTrimOptions, idleTrimTiming, reducerSkipReason, reducerTiming } from '../../../server/src/lsp/idle-trim';
 
 const MB = 1048576;
 
@@ -200,9 +200,10 @@ describe('lsp idle trim', () => {
 });
 
 /** The trim with its reducer step: a fake V8 whose memory reducer GCs are reported through `watch`'s callback. */
-function withReducer(o: { newSpace?: number; pays?: boolean } = {}) {
+function withReducer(o: { newSpace?: number; pays?: boolean; delayMs?: number } = {}) {
   const clock = new Clock();
-  const heap = { newSpace: o.newSpace ?? 32 * MB, gcs: 0, nudges: 0, busy: false, pays: o.pays ?? true, rss: 160 * MB, watching: 0, stopped: 0 };
+  const heap = { newSpace: o.newSpace ?? 32 * MB, gcs: 0, nudges: 0, busy: false, pays: o.pays ?? true, rss: 160 * MB, watching: 0, stopped: 0, released: 0, setThrows: false };
+  const errors: unknown[] = [];
   let reducerGc: ((pauseMs: number) => void) | undefined;
   const runs: { gcs: number; pausesMs: number[]; rssBefore: number; rssAfter: number }[] = [];
   const trim = new IdleTrim({
@@ -217,12 +218,13 @@ function withReducer(o: { newSpace?: number; pays?: boolean } = {}) {
     },
     busy: () => heap.busy,
     reducer: {
-      delayMs: 10_000,
+      delayMs: o.delayMs ?? 10_000,
       intervalMs: 100,
       nudges: 12,
       watchMs: 20_000,
       nudge: () => heap.nudges++,
-      pays: () => heap.pays,
+      release: () => heap.released++,
+      skipReason: () => (heap.pays ? undefined : 'small heap'),
       watch: (onGc) => {
         heap.watching++;
         reducerGc = onGc;
@@ -234,11 +236,18 @@ function withReducer(o: { newSpace?: number; pays?: boolean } = {}) {
       rss: () => heap.rss,
     },
     onReducer: (r) => runs.push(r),
-    timers: clock.api,
+    onError: (e) => errors.push(e),
+    timers: {
+      set: (fn, ms) => {
+        if (heap.setThrows) throw new Error('no timer');
+        return clock.api.set(fn, ms);
+      },
+      clear: clock.api.clear,
+    },
   });
   /** V8's reducer runs a GC (only seen while the trim watches). */
   const v8Gc = (pauseMs: number) => reducerGc?.(pauseMs);
-  return { clock, heap, trim, runs, v8Gc };
+  return { clock, heap, trim, runs, v8Gc, errors };
 }
 
 describe('lsp idle trim: the reducer step', () => {
@@ -307,7 +316,7 @@ describe('lsp idle trim: the reducer step', () => {
     const small = withReducer({ pays: false });
     small.trim.linted();
     small.clock.advance(120_000);
-    assert.deepEqual({ nudges: small.heap.nudges, skipped: small.trim.stats().reducer.skipped }, { nudges: 0, skipped: 1 });
+    assert.deepEqual({ nudges: small.heap.nudges, skipped: small.trim.stats().reducer.skipped, why: small.trim.stats().reducer.lastSkip }, { nudges: 0, skipped: 1, why: 'small heap' });
     assert.equal(small.clock.pending, 0);
   });
 
@@ -371,9 +380,103 @@ describe('lsp idle trim: the reducer step', () => {
     assert.equal(heap.gcs, 1, 'the new trim: its scavenge (new space was left small by the fake, so straight to the wait)');
   });
 
-  it('timing: 10 s of quiet, 12 nudges 100 ms apart, a 20 s watch; short in tests; off', () => {
-    assert.deepEqual(reducerTiming(undefined), { delayMs: 10_000, intervalMs: 100, nudges: 12, watchMs: 20_000 });
+  it('timing: 30 s of quiet, 12 nudges 100 ms apart, a 20 s watch; short in tests; off', () => {
+    assert.deepEqual(reducerTiming(undefined), { delayMs: 30_000, intervalMs: 100, nudges: 12, watchMs: 20_000 });
     assert.deepEqual(reducerTiming('20'), { delayMs: 20, intervalMs: 20, nudges: 12, watchMs: 200 });
     assert.equal(reducerTiming('off'), undefined);
+  });
+
+  it('counts at most 3 GCs per watch, even when the observer delivers more in one batch before the watch ends', () => {
+    const { clock, trim, runs, v8Gc } = withReducer();
+    trim.linted();
+    clock.advance(1000 + 10_000 + 1200);
+    for (const p of [10, 20, 30, 40, 50]) v8Gc(p); // one batch: the end of the watch (a timer) has not run yet
+    clock.advance(0);
+    assert.deepEqual(runs.map((r) => r.pausesMs), [[10, 20, 30]]);
+    assert.deepEqual({ gcs: trim.stats().reducer.gcs, pausesMs: trim.stats().reducer.pausesMs }, { gcs: 3, pausesMs: [10, 20, 30] });
+  });
+
+  it('an observer callback that throws turns the trim off (reported) instead of throwing into the event loop', () => {
+    const { clock, heap, trim, v8Gc, errors } = withReducer();
+    trim.linted();
+    clock.advance(1000 + 10_000 + 1200);
+    heap.setThrows = true;
+    assert.doesNotThrow(() => v8Gc(10));
+    heap.setThrows = false;
+    assert.deepEqual({ enabled: trim.enabled, errors: errors.length, stopped: heap.stopped, pending: clock.pending }, { enabled: false, errors: 1, stopped: 1, pending: 0 });
+    trim.linted();
+    clock.advance(120_000);
+    assert.equal(heap.nudges, 12, 'off for good');
+  });
+
+  it('drops what the nudges allocated whenever they end: done, cancelled by a message, a busy server or a lint, failed', () => {
+    const done = withReducer();
+    done.trim.linted();
+    done.clock.advance(1000 + 10_000 + 1000); // 11 nudges
+    assert.equal(done.heap.released, 0, 'kept while the nudges run');
+    done.clock.advance(100);
+    assert.deepEqual({ watching: done.heap.watching, released: done.heap.released }, { watching: 1, released: 1 });
+    const cancelled = withReducer();
+    cancelled.trim.linted();
+    cancelled.clock.advance(1000 + 10_000 + 300);
+    cancelled.trim.activity();
+    assert.equal(cancelled.heap.released, 1, 'a message');
+    cancelled.clock.advance(10_000 + 300);
+    cancelled.heap.busy = true;
+    cancelled.clock.advance(100);
+    assert.equal(cancelled.heap.released, 2, 'a busy server');
+    const linted = withReducer();
+    linted.trim.linted();
+    linted.clock.advance(1000 + 10_000 + 300);
+    linted.trim.linted();
+    assert.equal(linted.heap.released, 1, 'a lint');
+    const disposed = withReducer();
+    disposed.trim.linted();
+    disposed.clock.advance(1000 + 10_000 + 300);
+    disposed.heap.setThrows = true;
+    disposed.clock.advance(100); // the next nudge cannot schedule its successor: the trim fails
+    disposed.heap.setThrows = false;
+    assert.deepEqual({ enabled: disposed.trim.enabled, released: disposed.heap.released, errors: disposed.errors.length }, { enabled: false, released: 1, errors: 1 });
+  });
+
+  it('a lint starting ends the watch (its GCs are not the reducer\'s); nothing else is changed by it', () => {
+    const { clock, heap, trim, runs, v8Gc } = withReducer();
+    trim.linting();
+    assert.equal(clock.pending, 0, 'nothing armed');
+    trim.linted();
+    clock.advance(1000 + 5000);
+    trim.linting(); // during the wait: nothing (the lint's end re-arms anyway)
+    clock.advance(5000 + 1200);
+    assert.equal(heap.watching, 1);
+    v8Gc(40);
+    trim.linting();
+    assert.deepEqual({ stopped: heap.stopped, watching: trim.stats().reducer.watching }, { stopped: 1, watching: false });
+    v8Gc(500); // the lint's GC: not counted
+    assert.deepEqual(runs.map((r) => r.pausesMs), [[40]]);
+    assert.equal(trim.stats().reducer.gcs, 1);
+  });
+
+  it('the quiet time before the nudges is the configured one (30 s in the server)', () => {
+    const { clock, heap, trim } = withReducer({ delayMs: 30_000 });
+    trim.linted();
+    clock.advance(1000 + 29_999);
+    assert.equal(heap.nudges, 0);
+    clock.advance(1);
+    assert.equal(heap.nudges, 1);
+  });
+});
+
+describe('lsp idle trim: reducerSkipReason (old generation, committed)', () => {
+  it('skips a small old generation; then, after a step, until it has grown 10% and 10 MB; 0: never skips', () => {
+    assert.match(reducerSkipReason(40 * MB, 48 * MB, undefined) ?? '', /^small heap \(old generation 40 MB < 48 MB\)$/);
+    assert.equal(reducerSkipReason(48 * MB, 48 * MB, undefined), undefined, 'no step yet');
+    assert.match(reducerSkipReason(120 * MB, 48 * MB, 110 * MB) ?? '', /not 10% \/ 10 MB above 110 MB/);
+    assert.match(reducerSkipReason(120 * MB, 48 * MB, 120 * MB) ?? '', /not 10%/, 'unchanged since a step that saw no GC');
+    assert.equal(reducerSkipReason(122 * MB, 48 * MB, 110 * MB), undefined, '10% and 10 MB above');
+    assert.match(reducerSkipReason(219 * MB, 48 * MB, 200 * MB) ?? '', /not 10%/, '10 MB above but not 10%');
+    assert.match(reducerSkipReason(59 * MB, 48 * MB, 50 * MB) ?? '', /not 10%/);
+    assert.equal(reducerSkipReason(60 * MB, 48 * MB, 50 * MB), undefined, '10 MB above 50 MB (more than 10%)');
+    assert.equal(reducerSkipReason(400 * MB, 48 * MB, 100 * MB), undefined);
+    assert.equal(reducerSkipReason(1 * MB, 0, 500 * MB), undefined, 'DYNALINT_IDLE_REDUCER=0');
   });
 });
