@@ -7,7 +7,7 @@
  * field name (`UpdateExpression`, `ExpressionAttributeValues`, `TransactItems[i].Put.Item`...); they never see host
  * syntax.
  */
-import type { ObjectNode, Range, StringNode, ValueStyle } from '../core/values';
+import type { ObjectNode, Range, StringNode, UnknownNode, ValueStyle } from '../core/values';
 import { prop, str } from '../core/values';
 
 export * from '../core/values';
@@ -54,10 +54,12 @@ export interface RequestSite {
   sdk: string;
   /**
    * The table the call's receiver is bound to, when the request itself names none: boto3 `ddb.Table('Social')` (also
-   * through a constant, a variable or `self.table` in the same class). Only when it resolves to a literal in the file;
-   * its offsets point at the characters that name it. Read it through `tableNameOf`, never insert a `TableName` for it.
+   * through a constant, a variable or `self.table` in the same class). A string when it resolves to a literal in the
+   * file (its offsets point at the characters that name it); else the argument as an unknown with its source text
+   * (`ddb.Table(os.environ["TABLE"])`: the table index resolves environment reads). Read the literal through
+   * `tableNameOf`, never insert a `TableName` for it.
    */
-  receiverTable?: StringNode;
+  receiverTable?: StringNode | UnknownNode;
   /**
    * Which arms of conditionals inside the enclosing function the call sits in: `/<if>:t/<if2>:e`, ids being offsets
    * of the `if` from the function's start. Two calls in different arms of one `if` never both run. See `exclusive`.
@@ -117,5 +119,5 @@ export interface ExtractResult {
 export function tableNameOf(site: RequestSite, params: ObjectNode = site.params): string | undefined {
   const t = prop(params, 'TableName');
   if (t) return str(t);
-  return params === site.params ? site.receiverTable?.value : undefined;
+  return params === site.params && site.receiverTable?.kind === 'string' ? site.receiverTable.value : undefined;
 }

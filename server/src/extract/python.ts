@@ -3,7 +3,7 @@
  * `**kw` with kw bound to a dict literal, and dict literals that are clearly requests.
  */
 import type { Language, Node as TNode, Query, Tree } from 'web-tree-sitter';
-import { Api, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, prop, unreadEntries } from './model';
+import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { PY_METHODS, TABLE_APIS, inferApi, inferStyle, shapeApi, dropHeldShapes, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, valueOf, variants } from '../flow';
 import { concatStrings } from '../core/strings';
@@ -408,7 +408,7 @@ class PyExtractor {
    * variable bound to one (Python scoping), `self.t` / `cls.t` when every assignment of `t` in the class names the same
    * table. Undefined for anything else (environment, parameters, f-strings with substitutions): never a guess.
    */
-  private tableOf(n: TNode, hops = 0, members = true): StringNode | undefined {
+  private tableOf(n: TNode, hops = 0, members = true): StringNode | UnknownNode | undefined {
     while (n.type === 'parenthesized_expression' || n.type === 'await') {
       const inner = n.namedChildren.find((c) => !!c && c.type !== 'comment');
       if (!inner) return undefined;
@@ -420,7 +420,8 @@ class PyExtractor {
       if (this.receiverOf(n) !== 'table' || args.length !== 1) return undefined;
       const arg = args[0].type === 'keyword_argument' && this.src(args[0].childForFieldName('name')!) === 'name' ? args[0].childForFieldName('value') : args[0];
       const v = arg && arg.type !== 'keyword_argument' ? this.value(arg, 1, 0) : undefined;
-      return v?.kind === 'string' ? v : undefined;
+      // An unknown keeps its source text (`os.environ["TABLE"]`): the table index resolves environment reads.
+      return v?.kind === 'string' || (v?.kind === 'unknown' && v.text) ? v : undefined;
     }
     if (n.type === 'identifier') {
       const a = this.lookup(this.src(n), n.startIndex);
@@ -432,7 +433,8 @@ class PyExtractor {
     if (!cls) return undefined;
     const found = (this.memberMap().get(`${cls.startIndex}:${d[1]}`) ?? []).map((m) => this.tableOf(m.rhs, hops + 1, false));
     const first = found[0];
-    return first && found.every((t) => t?.value === first.value) ? first : undefined;
+    const same = (t: StringNode | UnknownNode | undefined) => !!t && (t.kind === 'string' ? first?.kind === 'string' && t.value === first.value : first?.kind === 'unknown' && t.text === first.text);
+    return first && found.every(same) ? first : undefined;
   }
 
   private memberMap(): Map<string, Member[]> {

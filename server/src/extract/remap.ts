@@ -3,7 +3,7 @@
  * objects for statements the edit did not touch): allocating copies of every site after the edit cost more than the
  * re-parse itself (each copy survives one update, which is the worst case for a generational GC).
  */
-import { ObjectNode, Range, RequestSite, StringNode, VNode } from './model';
+import { ObjectNode, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { cloneString, maxOffset, ownCopy, plainBase, shiftPlains, shiftString, stringParts } from '../core/strings';
 import { Entry, ObjNode, UnkNode } from '../core/compact';
 
@@ -31,9 +31,15 @@ import { Entry, ObjNode, UnkNode } from '../core/compact';
  */
 export function ownParts(s: RequestSite): Pick<RequestSite, 'range' | 'nameRange' | 'receiverTable' | 'forwarded'> {
   const out: Pick<RequestSite, 'range' | 'nameRange' | 'receiverTable' | 'forwarded'> = { range: { ...s.range }, nameRange: { ...s.nameRange } };
-  if (s.receiverTable) out.receiverTable = cloneString(s.receiverTable);
+  if (s.receiverTable) out.receiverTable = ownReceiver(s.receiverTable);
   if (s.forwarded) out.forwarded = { ...s.forwarded, ...(s.forwarded.from ? { from: { ...s.forwarded.from } } : {}) };
   return out;
+}
+
+/** A copy of a receiver table (a string, or an unknown with its text) that owns its ranges. */
+export function ownReceiver(r: StringNode | UnknownNode): StringNode | UnknownNode {
+  if (r.kind === 'string') return cloneString(r);
+  return r instanceof UnkNode ? new UnkNode(r.text, r.type, r.s, r.e) : { ...r, range: { ...r.range } };
 }
 
 /** The parts of `Moved.items`, in order (see there). */
@@ -41,7 +47,7 @@ const PARTS = 11;
 
 interface Moved {
   params: ObjectNode;
-  receiverTable: StringNode | undefined;
+  receiverTable: StringNode | UnknownNode | undefined;
   forwardedFrom: Range | undefined;
   range: Range;
   nameRange: Range;

@@ -13,8 +13,7 @@ import { Language, Parser, Tree } from 'web-tree-sitter';
 import type { Node as TNode } from 'web-tree-sitter';
 import { MAX_ALTERNATIVES, alternativesOf, cloneTree, variants } from '../flow';
 import type { ObjectNode, RequestSite, VNode } from './model';
-import { detachStrings, maxRef, ownParts, shiftSite } from './remap';
-import { cloneString } from '../core/strings';
+import { detachStrings, maxRef, ownParts, ownReceiver, shiftSite } from './remap';
 
 let runtime: Promise<void> | undefined;
 
@@ -219,7 +218,7 @@ export function forwardedCopy(s: RequestSite, call: { range: { start: number; en
     range: { ...call.range },
     nameRange: { ...call.nameRange },
     params: cloneTree(s.params) as ObjectNode,
-    ...(s.receiverTable ? { receiverTable: cloneString(s.receiverTable) } : {}),
+    ...(s.receiverTable ? { receiverTable: ownReceiver(s.receiverTable) } : {}),
     enclosingFunction: { name: call.fn.name, range: { ...call.fn.range } },
     forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) }, bound: true },
   };

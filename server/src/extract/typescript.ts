@@ -6,10 +6,10 @@ import ts from 'typescript';
 import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, utf8Length } from '../core/dynamodb';
-import { cloneString, concatStrings, ownCopy } from '../core/strings';
+import { concatStrings, ownCopy } from '../core/strings';
 import { entry, objectNode, unknownNode, withProperties } from '../core/compact';
 import { decodeJs } from './strings';
-import { maxRef, shiftSite } from './remap';
+import { maxRef, ownReceiver, shiftSite } from './remap';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, oneOf, spreadChoices, valueOf, variants } from '../flow';
 
 const K = ts.SyntaxKind;
@@ -384,8 +384,7 @@ function forwardCall(c: CallRec, fns: Map<string, Fn[]>, sends: (fn: Fn, depth: 
   const at = `f${c.range.start - c.fn.range.start}`;
   for (const s of sends(targets[0], depth)) {
     const f: RequestSite = { ...s, range: { ...c.range }, nameRange: { ...c.nameRange }, params: cloneTree(s.params) as ObjectNode, enclosingFunction: c.fn, forwarded: { ...s.forwarded, from: { ...(s.forwarded?.from ?? s.range) } } };
-    if (s.receiverTable) f.receiverTable = cloneString(s.receiverTable);
-    if (s.receiverTable) f.receiverTable = cloneTree(s.receiverTable) as StringNode;
+    if (s.receiverTable) f.receiverTable = ownReceiver(s.receiverTable);
     // The helper's own arms stay apart (prefixed by the call), under the call's arms in the caller.
     const inner = (s.branch ?? '').replace(/\/([^/:]+):/g, `/${at}.$1:`);
     const branch = c.branch + inner;

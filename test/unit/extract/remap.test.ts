@@ -36,7 +36,7 @@ function allStrings(sites: RequestSite[]): StringNode[] {
   const out: StringNode[] = [];
   for (const s of sites) {
     for (const x of strings(s.params)) out.push(x);
-    if (s.receiverTable) out.push(s.receiverTable);
+    if (s.receiverTable?.kind === 'string') out.push(s.receiverTable);
   }
   return out;
 }
