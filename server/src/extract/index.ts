@@ -433,8 +433,15 @@ export function createDocumentExtractor(languageId: string, opts?: ExtractOption
         newEndPosition: pointAt(newText, span.newEnd),
       });
     }
-    const next = parser.parse(newText, tree ?? null) ?? undefined;
+    let next = parser.parse(newText, tree ?? null) ?? undefined;
     tree?.delete();
+    // tree-sitter's error recovery is not the same with an old tree to reuse: broken code may parse differently from a
+    // fresh parse of the same text (a stray `}` in a Java method: the incremental tree kept the class and its later
+    // methods, the fresh one put them in an ERROR). Sites come from the tree, so a tree with errors is parsed afresh.
+    if (tree && next?.rootNode.hasError) {
+      next.delete();
+      next = parser.parse(newText) ?? undefined;
+    }
     return next;
   };
 

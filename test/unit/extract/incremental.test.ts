@@ -36,7 +36,7 @@ const SNIPPETS: Record<string, string[]> = {
 };
 
 /** A text pair of test/fixtures/incremental: the update to `next`, and back to `prev`, equal fresh extractions. */
-function fixturePair(file: string, language: 'python' | 'typescript'): void {
+function fixturePair(file: string, language: 'python' | 'typescript' | 'java'): void {
   const { prev, next } = JSON.parse(readFileSync(join(__dirname, '../../fixtures/incremental', file), 'utf8')) as { prev: string; next: string };
   const doc = createDocumentExtractor(language);
   doc.update(prev);
@@ -124,6 +124,11 @@ def c():
     for (const [text, change] of [[typed, { start: 2, end: 2, text: 'x' }], [typed.slice(0, 4) + 'f' + typed.slice(4), { start: 4, end: 4, text: 'f' }]] as const) {
       assert.deepEqual(JSON.parse(JSON.stringify(doc.update(text, [change]))), JSON.parse(JSON.stringify(extract(text, 'typescript'))));
     }
+  });
+
+  it('java: a `}` typed inside a method of a clean class: the incremental tree-sitter parse keeps the class, a fresh parse makes it an ERROR (a text with errors is parsed afresh; incremental-check seed 6)', async () => {
+    await ensureParser('java');
+    fixturePair('java-stray-brace.json', 'java');
   });
 
   it('python: a module-level constant tree-sitter wraps in an ERROR (a stray `}` typed after it) is still part of the environment: an edit inside it moves what its readers hold', () => {
