@@ -450,6 +450,9 @@ export class RuleCache {
           if (!entry.sorted) info.sorted = false;
           if (entry.fixes) info.fixes = true;
           if (entry.smax! > maxStart) maxStart = entry.smax!;
+          // Handed out whole: nothing of this run says the entry is a repeat or dropped (review: a stale mark was
+          // harmless, its object reappearing only with its own entry, but it must not need that argument).
+          entry.dropped = entry.repeatOf = undefined;
           return;
         }
       }
