@@ -17,7 +17,7 @@ import { GO_HOST } from './hosts';
 import { Binding, GoBuilders, expressionAlias, isAbsent } from './go-expression';
 import { decodeGo, decodeGoRaw } from './host-strings';
 import { concatStrings } from '../core/strings';
-import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
+import { TreeHost, branchOf, dependOnWholeFile, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -466,7 +466,7 @@ class GoHost implements TreeHost {
     }
     if (this.vars.has(name)) {
       // Whether another function writes it: any edit may add or remove such a write (the unit reads it again).
-      if (!this.read.some((d) => d.name === '' && d.range.start === 0)) this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
+      dependOnWholeFile(this.read, this.text.length);
       if (this.mutable.has(name)) return undefined;
     }
     const c = this.consts.get(name);

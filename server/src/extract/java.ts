@@ -17,7 +17,7 @@ import { Api, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode,
 import { JAVA_HOST } from './hosts';
 import { decodeJava, decodeJavaTextBlock } from './host-strings';
 import { concatStrings } from '../core/strings';
-import { TreeHost, branchOf, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
+import { TreeHost, branchOf, dependOnWholeFile, expandAlternatives, forwardedCopy, kids, objectAlternatives } from './treehost';
 
 const MAX_VALUE_DEPTH = 64;
 const MAX_RESOLVE = 16;
@@ -164,7 +164,7 @@ class JavaHost implements TreeHost {
   private field(name: string): TNode | undefined {
     const f = this.fields.get(name);
     if (!f || this.finals.has(name)) return f ?? undefined;
-    if (!this.read.some((d) => d.name === '' && d.range.start === 0)) this.read.push({ range: { start: 0, end: this.text.length }, name: '' });
+    dependOnWholeFile(this.read, this.text.length);
     return this.assigned.has(name) ? undefined : f;
   }
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Language, Parser, Tree } from 'web-tree-sitter';
 import type { Node as TNode } from 'web-tree-sitter';
 import { MAX_ALTERNATIVES, alternativesOf, cloneTree, variants } from '../flow';
-import type { ObjectNode, RequestSite, VNode } from './model';
+import type { ObjectNode, Range, RequestSite, VNode } from './model';
 import { detachStrings, maxRef, ownParts, ownReceiver, shiftSite } from './remap';
 
 let runtime: Promise<void> | undefined;
@@ -163,6 +163,14 @@ function reuse(state: TreeState, span: Span, units: Unit[]): boolean[] | undefin
 }
 
 /** Named children without comments. */
+/**
+ * Record that a unit depends on the whole file (Go package `var`s, Java non-final fields: whether any function writes
+ * one can change with an edit anywhere), once per unit's dependency list.
+ */
+export function dependOnWholeFile(read: { range: Range; name: string }[], length: number): void {
+  if (!read.some((d) => d.name === '' && d.range.start === 0)) read.push({ range: { start: 0, end: length }, name: '' });
+}
+
 export function kids(n: TNode | null | undefined): TNode[] {
   return (n?.namedChildren ?? []).filter((c): c is TNode => !!c && c.type !== 'comment' && c.type !== 'line_comment' && c.type !== 'block_comment');
 }
