@@ -29,7 +29,6 @@ import { FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, 
 import { validationCacheStats } from '../rules/expression-rules';
 import type { DynalintSettings } from '../protocol/settings';
 import { DynalintService } from '../service';
-import { oneWritePerMessage } from './framing';
 import { IdleTrim, type ReducerOptions, idleTrimTiming, reducerSkipReason, reducerTiming } from './idle-trim';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
@@ -42,8 +41,6 @@ export interface ServerHandle {
 }
 
 export function startServer(connection: Connection): ServerHandle {
-  // Under --stdio (the transport createConnection chose from the same arguments), one pipe write per message (framing.ts).
-  if (process.argv.slice(2).find((a) => /^--(node-ipc|stdio|socket|pipe)\b/.test(a)) === '--stdio') oneWritePerMessage(process.stdout);
   // DYNALINT_SERVER_LOG=<file>: every log line and every request's outcome also go to that file (the VS Code suite sets
   // it so a failure in CI leaves the server's side of the story behind).
   const logFile = process.env.DYNALINT_SERVER_LOG;
