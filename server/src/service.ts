@@ -415,9 +415,10 @@ export class DynalintService {
    * the edit's last line move by the edit's line delta (character unchanged), only those on the edited lines are asked
    * of the document again; sub-objects nothing changed in are shared with the previous diagnostic, the diagnostic and
    * its `data` (which names this version) are new. Equal to a fresh conversion (test/unit/service-diagnostics.test.ts).
+   * `analysis`: this version's analysis under these settings, when the caller has it (the server's lint) at hand.
    */
-  diagnostics(doc: TextDocument, settings: DynalintSettings): Diagnostic[] {
-    const a = this.analyze(doc, settings);
+  diagnostics(doc: TextDocument, settings: DynalintSettings, analysis?: Analysis): Diagnostic[] {
+    const a = analysis ?? this.analyze(doc, settings);
     const positions = new Positions(doc);
     const prev = this.published.get(doc.uri);
     if (prev && prev.findings === a.findings && prev.version === doc.version && prev.text === a.text) return prev.diagnostics.slice();

@@ -28,7 +28,7 @@ import { loadConfig } from '../config';
 import { FIX_ALL_KIND, LintedNotification, type LintedParams, ListRulesRequest, type RuleSummary, type ServerStats, type StatsParams, StatsRequest } from '../protocol/lsp';
 import { validationCacheStats } from '../rules/expression-rules';
 import type { DynalintSettings } from '../protocol/settings';
-import { DynalintService } from '../service';
+import { type Analysis, DynalintService } from '../service';
 import { IdleTrim, type ReducerOptions, idleTrimTiming, reducerSkipReason, reducerTiming } from './idle-trim';
 import { LintScheduler } from './scheduler';
 import { SettingsCache } from './settings';
@@ -121,26 +121,28 @@ export function startServer(connection: Connection): ServerHandle {
     const version = doc.version;
     const current = () => documents.get(uri) === doc && doc.version === version;
     trim.linting();
-    if (!(await service.analyzeUnlessSuperseded(doc, s, current))) return;
-    // The diagnostics go out first (what the editor waits for), then the status bar's report.
-    const diagnostics = service.diagnostics(doc, s);
+    const a = await service.analyzeUnlessSuperseded(doc, s, current);
+    if (!a) return;
+    // The diagnostics go out first (what the editor waits for), then the status bar's report: both in one pipe write
+    // at the end of this synchronous stretch (framing.ts), in this order.
+    const diagnostics = service.diagnostics(doc, s, a);
     void connection.sendDiagnostics({ uri, version, diagnostics });
-    reportLint(doc, s, diagnostics);
+    reportLint(doc, s, diagnostics, a);
     trim.linted();
   }
 
   /** Diagnostics of a document version, reported to the client's status bar (`dynalint/linted`). */
   function lint(doc: TextDocument, s: DynalintSettings): Diagnostic[] {
     trim.linting();
-    const diagnostics = service.diagnostics(doc, s);
-    reportLint(doc, s, diagnostics);
+    const a = service.analyze(doc, s);
+    const diagnostics = service.diagnostics(doc, s, a);
+    reportLint(doc, s, diagnostics, a);
     trim.linted();
     return diagnostics;
   }
 
-  /** `dynalint/linted` for a lint whose diagnostics were just made (the status bar, the output channel when verbose). */
-  function reportLint(doc: TextDocument, s: DynalintSettings, diagnostics: Diagnostic[]): void {
-    const a = service.analyze(doc, s);
+  /** `dynalint/linted` for a lint whose diagnostics were just made from `a` (the status bar, the output channel when verbose). */
+  function reportLint(doc: TextDocument, s: DynalintSettings, diagnostics: Diagnostic[], a: Analysis): void {
     const linted: LintedParams = { uri: doc.uri, version: doc.version, findings: diagnostics.length, durationMs: a.durationMs, skipped: a.skipped };
     if (a.notLinted?.length) linted.notLinted = a.notLinted.map((r) => r.reason);
     void connection.sendNotification(LintedNotification, linted);
@@ -160,7 +162,7 @@ export function startServer(connection: Connection): ServerHandle {
     busy: () => scheduler.busy || answering > 0,
     onError: (e) => log(`idle trim failed, off from now on: ${(e as Error)?.stack ?? String(e)}`),
     onFinish: (shrunk, t, pauses) =>
-      log(`idle trim: new space ${(t.newSpaceBefore / 1048576).toFixed(0)} -> ${(t.newSpaceAfter / 1048576).toFixed(0)} MB${shrunk ? '' : ' (gave up)'} after ${t.gcs} scavenge(s) of ${pauses.map((p) => p.toFixed(1)).join(', ')} ms`),
+      log(`idle trim: new space ${mb(t.newSpaceBefore)} -> ${mb(t.newSpaceAfter)} MB${shrunk ? '' : ' (gave up)'} after ${t.gcs} scavenge(s) of ${pauses.map((p) => p.toFixed(1)).join(', ')} ms`),
     // Then, once quiet for longer, nudges so that V8's memory reducer runs its GCs now rather than ~100 s later.
     reducer: reducerStep(process.env.DYNALINT_IDLE_TRIM_MS, process.env.DYNALINT_IDLE_REDUCER),
     onReducer: (r) =>
