@@ -1,9 +1,10 @@
 /**
  * How clients connect: pull diagnostics for clients that declare them (and no pushes), settings pushed with
- * didChangeConfiguration for clients without workspace/configuration, and the IPC transport VS Code uses.
+ * didChangeConfiguration for clients without workspace/configuration, the IPC transport VS Code uses, and the stdio
+ * framing (a lint's two notifications in one pipe write).
  */
 import assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { IPCMessageReader, IPCMessageWriter, type InitializeResult, createProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { LspClient, ROOT, SERVER, ensureBuilt } from '../support/lsp-client';
 import { JSON_UPDATE, TS_UPDATE } from './fixtures';
@@ -108,6 +109,60 @@ describe('lsp: IPC transport (--node-ipc, as VS Code starts it)', () => {
     } finally {
       connection.dispose();
       if (child.exitCode === null) child.kill();
+    }
+  });
+});
+
+describe('lsp: stdio framing (what goes down the pipe)', () => {
+  it('each lint is one pipe write: its publishDiagnostics and then its dynalint/linted, read in the same chunk', async () => {
+    ensureBuilt();
+    const proc = spawn(process.execPath, [SERVER, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    /** Every chunk the client side read from the server's stdout, as the messages it completes (in order). */
+    const chunks: { method?: string; id?: number; params?: { uri?: string; version?: number } }[][] = [];
+    let pending = Buffer.alloc(0);
+    const waiters: (() => void)[] = [];
+    proc.stdout.on('data', (d: Buffer) => {
+      pending = Buffer.concat([pending, d]);
+      const got: (typeof chunks)[number] = [];
+      for (;;) {
+        const m = /^Content-Length: (\d+)\r\n\r\n/.exec(pending.subarray(0, 64).toString('ascii'));
+        if (!m || pending.length < m[0].length + Number(m[1])) break;
+        got.push(JSON.parse(pending.subarray(m[0].length, m[0].length + Number(m[1])).toString('utf8')));
+        pending = pending.subarray(m[0].length + Number(m[1]));
+      }
+      chunks.push(got);
+      for (const w of waiters.splice(0)) w();
+    });
+    const send = (m: object) => {
+      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...m }), 'utf8');
+      proc.stdin.write(Buffer.concat([Buffer.from(`Content-Length: ${body.byteLength}\r\n\r\n`, 'ascii'), body]));
+    };
+    const seen = (pred: (m: (typeof chunks)[number][number]) => boolean) => chunks.some((c) => c.some(pred));
+    const until = async (pred: (m: (typeof chunks)[number][number]) => boolean) => {
+      while (!seen(pred)) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+    try {
+      send({ id: 1, method: 'initialize', params: { processId: process.pid, rootUri: null, capabilities: {} } });
+      await until((m) => m.id === 1);
+      send({ method: 'initialized', params: {} });
+      const uri = 'file:///w/framing.ts';
+      send({ method: 'textDocument/didOpen', params: { textDocument: { uri, languageId: 'typescript', version: 1, text: TS_UPDATE } } });
+      const versions = [1];
+      await until((m) => m.method === 'dynalint/linted' && m.params?.version === 1);
+      for (let v = 2; v <= 12; v++) {
+        const edit = v % 2 === 0 ? { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: ' ' } : { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, text: '' };
+        send({ method: 'textDocument/didChange', params: { textDocument: { uri, version: v }, contentChanges: [edit] } });
+        await until((m) => m.method === 'dynalint/linted' && m.params?.version === v);
+        versions.push(v);
+      }
+      for (const v of versions) {
+        const chunk = chunks.find((c) => c.some((m) => m.method === 'textDocument/publishDiagnostics' && m.params?.version === v));
+        assert.ok(chunk, `the publish of v${v}`);
+        const order = chunk.filter((m) => m.params?.uri === uri && m.params?.version === v).map((m) => m.method);
+        assert.deepEqual(order, ['textDocument/publishDiagnostics', 'dynalint/linted'], `v${v}: read together, the diagnostics first`);
+      }
+    } finally {
+      proc.kill();
     }
   });
 });
