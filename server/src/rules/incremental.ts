@@ -218,6 +218,16 @@ export class RuleCache {
   private lastEntries?: (SiteEntry | undefined)[];
   /** The `dropIf` tokens of the last run, per rule (see `SiteEntry.dropped`). */
   private lastTokens?: unknown[];
+  /**
+   * The walk's state of each of `lastEntries`, by position (`STRIDE` numbers each, see `movedAt`): kept apart from
+   * the entries so that the per-run walk reads one contiguous array for the entries an edit did not reach, not ~1,000
+   * objects spread over the heap. Valid while `lastEntries` is set (the entries' own bounds are then stale); written
+   * back into the entries when it is not. Two buffers, one per run in turn.
+   */
+  private state?: Float64Array;
+  private spare?: Float64Array;
+  private taken = new Uint8Array(0);
+  private oks = new Uint8Array(0);
   private readonly history = new SharedHistory();
   /** Offsets of the suppression directives of a text (`directiveOffsets`), moved through the edits. */
   private directives?: { text: string; offsets: number[] };
@@ -267,6 +277,7 @@ export class RuleCache {
     this.lastSites = undefined;
     this.lastEntries = undefined;
     this.lastTokens = undefined;
+    this.state = this.spare = undefined;
   }
 
   /**
@@ -310,67 +321,103 @@ export class RuleCache {
     let key = documentKey(this.idsOf(rules), ctx);
     if (key !== undefined && finalize) key += `\u0000${finalize.key}`;
     const entries = this.entries;
+    // Nothing cached is reused (the entries still tell which sites the last run had).
+    let allVolatile = false;
     if (key === undefined || key !== this.key) {
-      // Nothing cached is reused; the entries still tell which sites the last run had.
       for (const e of entries.values()) e.volatile = true;
+      allVolatile = true;
       this.key = key;
     }
     const spans = this.spans;
     this.spans = [];
     const run = ++this.runs;
     // Which sites the last run had (an entry each) and which are new; the entries moved through the edits once.
-    // The sites come mostly in the order of the last run's: walked side by side with them (their entries in order, no
-    // lookup); a site out of step is looked up, and the last run's sites skipped to find it again (a few ahead) are
-    // the ones that may have gone.
+    // The sites come mostly in the order of the last run's: walked side by side with them (their entries and their
+    // state in order, no lookup, the entry itself not read unless the edit reached it: `movedAt`); a site out of step is
+    // looked up, and the last run's sites skipped to find it again (a few ahead) are the ones that may have gone.
     const olds: (SiteEntry | undefined)[] = new Array<SiteEntry | undefined>(sites.length);
     const fresh: RequestSite[] = [];
     let kept = 0;
     const last = this.lastSites;
     const lastEntries = this.lastEntries;
-    const walk = last !== undefined && lastEntries !== undefined && lastEntries.length === last.length;
-    const skipped: RequestSite[] = [];
+    const prev = this.state;
+    const walk = last !== undefined && lastEntries !== undefined && lastEntries.length === last.length && prev !== undefined && prev.length >= last.length * STRIDE;
+    // This run's state by position (in the buffer the run before last used), whether each position's entry is reused,
+    // and which of the last run's positions were handed back.
+    let st = this.spare;
+    if (st === undefined || st === prev || st.length < sites.length * STRIDE) st = new Float64Array(Math.max(16, sites.length + (sites.length >> 3)) * STRIDE);
+    let oks = this.oks;
+    if (oks.length < sites.length) oks = this.oks = new Uint8Array(sites.length + (sites.length >> 3));
+    let taken = this.taken;
+    if (walk) {
+      if (taken.length < last.length) taken = this.taken = new Uint8Array(last.length + (last.length >> 3));
+      else taken.fill(0, 0, last.length);
+    }
+    let posOf: Map<RequestSite, number> | undefined;
     let li = 0;
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];
-      let e: SiteEntry | undefined;
-      if (walk && li < last.length && last[li] === site) e = lastEntries[li++];
-      else {
-        e = entries.get(site);
-        if (walk && e !== undefined)
-          for (let ahead = 1; ahead <= 8 && li + ahead < last.length; ahead++)
-            if (last[li + ahead] === site) {
-              for (let x = li; x < li + ahead; x++) skipped.push(last[x]);
-              li += ahead + 1;
-              break;
-            }
+      const o = i * STRIDE;
+      if (walk && li < last.length && last[li] === site) {
+        const p = li++;
+        const e = lastEntries[p];
+        taken[p] = 1;
+        kept++;
+        for (let x = 0, q = p * STRIDE; x < STRIDE; x++) st[o + x] = prev[q + x];
+        oks[i] = !allVolatile && !(st[o + S_FL] & F_VOLATILE) && movedAt(st, o, e!, spans) ? 1 : 0;
+        olds[i] = e;
+        continue;
       }
-      if (!e) fresh.push(site);
-      else {
+      const e = entries.get(site);
+      if (e === undefined) {
+        fresh.push(site);
+        continue;
+      }
+      olds[i] = e;
+      if (walk) {
+        let p = -1;
+        for (let ahead = 1; ahead <= 8 && li + ahead < last.length; ahead++)
+          if (last[li + ahead] === site) {
+            p = li + ahead;
+            li += ahead + 1;
+            break;
+          }
+        if (p < 0) p = (posOf ??= new Map(last.map((s, x) => [s, x]))).get(site) ?? -1;
+        if (p < 0) {
+          // Not among the last run's sites (never, while the entries are those of the last run): recomputed.
+          loadState(st, o, e);
+          oks[i] = 0;
+        } else if (!taken[p]) {
+          taken[p] = 1;
+          kept++;
+          for (let x = 0, q = p * STRIDE; x < STRIDE; x++) st[o + x] = prev[q + x];
+          oks[i] = !allVolatile && !(st[o + S_FL] & F_VOLATILE) && movedAt(st, o, e, spans) ? 1 : 0;
+        } else {
+          // The site came twice: the state of its first position (the entry moved once).
+          const j = olds.indexOf(e);
+          st.copyWithin(o, j * STRIDE, j * STRIDE + STRIDE);
+          oks[i] = oks[j];
+        }
+      } else {
+        // The entries' own fields hold their state (no state by position from the last run).
         if (e.run !== run) {
           e.run = run;
           e.ok = !e.volatile && moved(e, spans);
           kept++;
         }
-        olds[i] = e;
+        loadState(st, o, e);
+        oks[i] = e.ok ? 1 : 0;
       }
     }
     // The sites of the last run not handed back (dropped at the end of this one).
     const gone: RequestSite[] = [];
     if (entries.size !== kept) {
-      // The skipped ones and those left at the end, each checked (an entry not handed back): when they are as many as
-      // the entries not handed back, they are those; otherwise every entry is asked.
-      if (walk) {
-        for (let x = li; x < last.length; x++) skipped.push(last[x]);
-        const listed = skipped.length > 8 ? new Set<RequestSite>() : undefined;
-        for (const site of skipped) {
-          const e = entries.get(site);
-          if (e === undefined || e.run === run || (listed ? listed.has(site) : gone.includes(site))) continue;
-          gone.push(site);
-          listed?.add(site);
-        }
-      }
+      // The last run's positions not handed back, in order: when they are as many as the entries not handed back, they
+      // are those; otherwise every entry is asked (each entry handed back marked first).
+      if (walk) for (let x = 0; x < last.length; x++) if (!taken[x]) gone.push(last[x]);
       if (gone.length !== entries.size - kept) {
         gone.length = 0;
+        for (const e of olds) if (e) e.run = run;
         for (const [site, e] of entries) if (e.run !== run) gone.push(site);
       }
     }
@@ -381,8 +428,11 @@ export class RuleCache {
     }
     this.lastSites = sites;
     this.lastEntries = undefined;
+    this.spare = prev;
+    this.state = st;
     const freshSet = fresh.length ? new Set(fresh) : undefined;
-    const has = (s: RequestSite) => entries.get(s)?.run === run || freshSet?.has(s) === true;
+    let goneSet: Set<RequestSite> | undefined;
+    const has = (s: RequestSite) => freshSet?.has(s) === true || (entries.has(s) && !(goneSet ??= new Set(gone)).has(s));
     const shared = (this.current = this.history.begin(sites, (start, end) => movedRange(start, end, spans), { has, fresh, gone }));
     const stats = this.stats;
     stats.computed = stats.reused = stats.volatile = stats.dependent = stats.unasked = 0;
@@ -530,10 +580,12 @@ export class RuleCache {
     for (let n = 0; n < sites.length; n++) {
       const site = sites[n];
       const old = olds[n];
-      if (old?.ok && (!old.deps || old.deps.every((d) => shared.still(d)))) {
+      // The entry itself is read only when it has findings or shared-source answers (its flags in the state).
+      const flags = old !== undefined && oks[n] ? st[n * STRIDE + S_FL] : 0;
+      if (old !== undefined && oks[n] && (!(flags & F_DEPS) || old.deps!.every((d) => shared.still(d)))) {
         stats.reused++;
-        if (old.deps) stats.dependent++;
-        if (!old.findings.length) continue;
+        if (flags & F_DEPS) stats.dependent++;
+        if (!(flags & F_FINDINGS)) continue;
         // Every finding dropped in the last run, and every dropIf answer the same now: nothing to hand out.
         if (old.dropped !== undefined && old.dropped === lastTokens && unchangedDrops()) {
           old.dropped = tokens;
@@ -612,12 +664,24 @@ export class RuleCache {
       }
       entries.set(site, entry);
       olds[n] = entry;
+      loadState(st, n * STRIDE, entry);
       emit(entry);
     }
     // Entries of sites not handed back this time (usually those of the re-extracted statement) are dropped.
     for (const site of gone) entries.delete(site);
     // Each entry now the map's for its site, unless a site came twice (then its map entry may be the other's).
     this.lastEntries = entries.size === sites.length ? olds : undefined;
+    // Without the entries by position, the next run reads each entry's own fields: the state written back into them.
+    if (this.lastEntries === undefined) {
+      const done = new Set<SiteEntry>();
+      for (let n = 0; n < sites.length; n++) {
+        const e = olds[n];
+        if (e === undefined || done.has(e)) continue;
+        done.add(e);
+        materialize(st, n * STRIDE, e);
+      }
+      this.state = undefined;
+    }
     return out;
   }
 }
@@ -714,10 +778,127 @@ export function moved(entry: SiteEntry, spans: readonly Span[]): boolean {
     }
     // Findings about text before the edit (a shared constant at the top of the file) stay the same objects.
     if (entry.last < span.oldEnd) continue;
-    const all = entry.first !== undefined && entry.first >= span.oldEnd;
-    defer(entry, all ? -Infinity : span.oldEnd, diff);
-    entry.last += diff;
-    if (all) entry.first! += diff;
+    moveFindings(entry, span.oldEnd, diff);
+  }
+  return true;
+}
+
+/** Record a move of the entry's findings by an edit that ended at `oldEnd` (some lie at or after it). */
+function moveFindings(entry: SiteEntry, oldEnd: number, diff: number): void {
+  const all = entry.first !== undefined && entry.first >= oldEnd;
+  defer(entry, all ? -Infinity : oldEnd, diff);
+  entry.last += diff;
+  if (all) entry.first! += diff;
+}
+
+/**
+ * The walk's state of an entry, `STRIDE` numbers at `o` of a `Float64Array` (`RuleCache.state`): its windows' bounds
+ * (`lo`, `hi`), the largest gap between them (`a`: the largest end of the windows before it, `b`: the smallest start
+ * of those after it; `hi` and Infinity without a gap), the moves not yet applied to its windows (`ws` of every
+ * window, `us` of those after the gap: start > `a` once `ws` is applied), its findings' largest offset (`last`) and
+ * flags (`F_VOLATILE`, `F_FINDINGS`, `F_DEPS`). While the state is kept, the entry's own `lo`, `hi` and `wshift` are
+ * stale (`materialize` writes them back).
+ */
+export const STRIDE = 8;
+const S_LO = 0;
+const S_A = 1;
+const S_B = 2;
+const S_HI = 3;
+const S_WS = 4;
+const S_US = 5;
+const S_LAST = 6;
+const S_FL = 7;
+const F_VOLATILE = 1;
+const F_FINDINGS = 2;
+const F_DEPS = 4;
+
+/** The state of an entry from its own fields (see `STRIDE`). */
+export function loadState(st: Float64Array, o: number, entry: SiteEntry): void {
+  const ws = entry.wshift ?? 0;
+  st[o + S_LO] = entry.lo;
+  st[o + S_HI] = entry.hi;
+  st[o + S_WS] = ws;
+  st[o + S_US] = 0;
+  st[o + S_LAST] = entry.last;
+  st[o + S_FL] = (entry.volatile ? F_VOLATILE : 0) | (entry.findings.length ? F_FINDINGS : 0) | (entry.deps ? F_DEPS : 0);
+  // The largest gap between the windows (an edit in it touches none: the lines between a site and a constant it uses).
+  let a = entry.hi;
+  let b = Infinity;
+  const windows = entry.windows;
+  if (windows.length > 1) {
+    const sorted = [...windows].sort((x, y) => x.start - y.start);
+    let end = sorted[0].end;
+    let best = 0;
+    for (let i = 1; i < sorted.length; i++) {
+      const w = sorted[i];
+      if (w.start > end && w.start - end > best) {
+        best = w.start - end;
+        a = end + ws;
+        b = w.start + ws;
+      }
+      if (w.end > end) end = w.end;
+    }
+  }
+  st[o + S_A] = a;
+  st[o + S_B] = b;
+}
+
+/** Apply the state's pending window moves to the entry's own fields (`windows`, `wshift`, `lo`, `hi`). */
+export function materialize(st: Float64Array, o: number, entry: SiteEntry): void {
+  const ws = st[o + S_WS];
+  const us = st[o + S_US];
+  if (ws || us) {
+    const a = st[o + S_A];
+    for (const w of entry.windows) {
+      const s = w.start + ws;
+      if (us && s > a) {
+        w.start = s + us;
+        w.end += ws + us;
+      } else {
+        w.start = s;
+        w.end += ws;
+      }
+    }
+  }
+  st[o + S_WS] = st[o + S_US] = 0;
+  entry.wshift = 0;
+  entry.lo = st[o + S_LO];
+  entry.hi = st[o + S_HI];
+}
+
+/**
+ * `moved` through the state (see `STRIDE`): the same verdict and moves. An edit wholly before the windows, wholly after
+ * them or wholly inside the gap between them is applied to the state alone (the entry read only to record a move of
+ * its findings); otherwise the entry's windows are read (`moved`, then the state loaded again).
+ */
+export function movedAt(st: Float64Array, o: number, entry: SiteEntry, spans: readonly Span[]): boolean {
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i];
+    if (span.start > st[o + S_HI]) continue;
+    const diff = span.newEnd - span.oldEnd;
+    if (span.oldEnd < st[o + S_LO]) {
+      if (diff === 0) continue;
+      st[o + S_LO] += diff;
+      st[o + S_A] += diff;
+      st[o + S_B] += diff;
+      st[o + S_HI] += diff;
+      st[o + S_WS] += diff;
+    } else if (span.start > st[o + S_A] && span.oldEnd < st[o + S_B]) {
+      if (diff === 0) continue;
+      st[o + S_B] += diff;
+      st[o + S_HI] += diff;
+      st[o + S_US] += diff;
+    } else {
+      const flags = st[o + S_FL];
+      materialize(st, o, entry);
+      const ok = moved(entry, i ? spans.slice(i) : spans);
+      if (ok) loadState(st, o, entry);
+      st[o + S_FL] = flags;
+      return ok;
+    }
+    if (st[o + S_LAST] < span.oldEnd) continue;
+    moveFindings(entry, span.oldEnd, diff);
+    st[o + S_LAST] = entry.last;
   }
   return true;
 }
