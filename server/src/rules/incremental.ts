@@ -136,7 +136,7 @@ export interface SiteEntry {
    * entry was reused at every run since (a recomputed site gets a new entry), its findings moved by the same edits
    * (pending or not), so each still lies where its original does, with the same rule and message.
    */
-  repeatOf?: (number | SiteFinding)[];
+  repeatOf?: Memo;
 }
 
 /**
@@ -226,6 +226,9 @@ export class RuleCache {
    */
   private state?: Float64Array;
   private spare?: Float64Array;
+  /** Each position's `SiteEntry.repeatOf` (kept with `state`: read without reading the entry). */
+  private reps: (Memo | undefined)[] = [];
+  private spareReps: (Memo | undefined)[] = [];
   private taken = new Uint8Array(0);
   private oks = new Uint8Array(0);
   private readonly history = new SharedHistory();
@@ -278,6 +281,8 @@ export class RuleCache {
     this.lastEntries = undefined;
     this.lastTokens = undefined;
     this.state = this.spare = undefined;
+    this.reps = [];
+    this.spareReps = [];
   }
 
   /**
@@ -346,6 +351,9 @@ export class RuleCache {
     // and which of the last run's positions were handed back.
     let st = this.spare;
     if (st === undefined || st === prev || st.length < sites.length * STRIDE) st = new Float64Array(Math.max(16, sites.length + (sites.length >> 3)) * STRIDE);
+    const prevReps = this.reps;
+    const reps = this.spareReps;
+    reps.length = sites.length;
     let oks = this.oks;
     if (oks.length < sites.length) oks = this.oks = new Uint8Array(sites.length + (sites.length >> 3));
     let taken = this.taken;
@@ -364,6 +372,7 @@ export class RuleCache {
         taken[p] = 1;
         kept++;
         for (let x = 0, q = p * STRIDE; x < STRIDE; x++) st[o + x] = prev[q + x];
+        reps[i] = prevReps[p];
         oks[i] = !allVolatile && !(st[o + S_FL] & F_VOLATILE) && movedAt(st, o, e!, spans) ? 1 : 0;
         olds[i] = e;
         continue;
@@ -386,16 +395,19 @@ export class RuleCache {
         if (p < 0) {
           // Not among the last run's sites (never, while the entries are those of the last run): recomputed.
           loadState(st, o, e);
+          reps[i] = e.repeatOf;
           oks[i] = 0;
         } else if (!taken[p]) {
           taken[p] = 1;
           kept++;
           for (let x = 0, q = p * STRIDE; x < STRIDE; x++) st[o + x] = prev[q + x];
+          reps[i] = prevReps[p];
           oks[i] = !allVolatile && !(st[o + S_FL] & F_VOLATILE) && movedAt(st, o, e, spans) ? 1 : 0;
         } else {
           // The site came twice: the state of its first position (the entry moved once).
           const j = olds.indexOf(e);
           st.copyWithin(o, j * STRIDE, j * STRIDE + STRIDE);
+          reps[i] = reps[j];
           oks[i] = oks[j];
         }
       } else {
@@ -406,6 +418,7 @@ export class RuleCache {
           kept++;
         }
         loadState(st, o, e);
+        reps[i] = e.repeatOf;
         oks[i] = e.ok ? 1 : 0;
       }
     }
@@ -430,6 +443,8 @@ export class RuleCache {
     this.lastEntries = undefined;
     this.spare = prev;
     this.state = st;
+    this.spareReps = prevReps;
+    this.reps = reps;
     const freshSet = fresh.length ? new Set(fresh) : undefined;
     let goneSet: Set<RequestSite> | undefined;
     const has = (s: RequestSite) => freshSet?.has(s) === true || (entries.has(s) && !(goneSet ??= new Set(gone)).has(s));
@@ -485,7 +500,12 @@ export class RuleCache {
       }
       return sameTokens;
     };
-    const emit = (entry: SiteEntry) => {
+    // The last `repeatOf` made this run (an equal one is shared: `allSeen` is then asked once per run for all) and the
+    // last one found all seen (true for the rest of the run: the repeat map only grows).
+    let lastMemo: Memo | undefined;
+    let seenMemo: Memo | undefined;
+    const emit = (entry: SiteEntry, n: number) => {
+      const o = n * STRIDE;
       if (fast && entry.unless === undefined && !entry.dup) {
         // No repeat possible (no two findings of a rule start alike): once its findings are moved, the entry is handed
         // out whole when they all start after every finding handed out before.
@@ -503,6 +523,8 @@ export class RuleCache {
           // Handed out whole: nothing of this run says the entry is a repeat or dropped (review: a stale mark was
           // harmless, its object reappearing only with its own entry, but it must not need that argument).
           entry.dropped = entry.repeatOf = undefined;
+          reps[n] = undefined;
+          st[o + S_FL] = st[o + S_FL] & ~F_DROPPED;
           return;
         }
       }
@@ -575,7 +597,10 @@ export class RuleCache {
       }
       if (entryMax > maxStart) maxStart = entryMax;
       entry.dropped = allDropped ? tokens : undefined;
-      entry.repeatOf = allRepeats ? repeatOf : undefined;
+      if (allRepeats && repeatOf !== undefined && lastMemo !== undefined && sameMemo(repeatOf, lastMemo)) repeatOf = lastMemo;
+      entry.repeatOf = reps[n] = allRepeats ? repeatOf : undefined;
+      if (entry.repeatOf) lastMemo = entry.repeatOf;
+      st[o + S_FL] = allDropped ? st[o + S_FL] | F_DROPPED : st[o + S_FL] & ~F_DROPPED;
     };
     for (let n = 0; n < sites.length; n++) {
       const site = sites[n];
@@ -587,13 +612,17 @@ export class RuleCache {
         if (flags & F_DEPS) stats.dependent++;
         if (!(flags & F_FINDINGS)) continue;
         // Every finding dropped in the last run, and every dropIf answer the same now: nothing to hand out.
-        if (old.dropped !== undefined && old.dropped === lastTokens && unchangedDrops()) {
+        if (flags & F_DROPPED && old.dropped !== undefined && old.dropped === lastTokens && unchangedDrops()) {
           old.dropped = tokens;
           stats.unasked++;
+          continue;
         }
-        // Every finding a repeat of one handed out before, as in the last run: nothing to hand out.
-        else if (old.repeatOf !== undefined && !fast && allSeen(old.repeatOf, seen)) stats.unasked++;
-        else emit(old);
+        // Every finding a repeat of one handed out before, as in the last run: nothing to hand out (the entry not read).
+        const memo = reps[n];
+        if (memo !== undefined && !fast && (memo === seenMemo || allSeen(memo, seen))) {
+          seenMemo = memo;
+          stats.unasked++;
+        } else emit(old, n);
         continue;
       }
       let volatile = key === undefined;
@@ -665,7 +694,8 @@ export class RuleCache {
       entries.set(site, entry);
       olds[n] = entry;
       loadState(st, n * STRIDE, entry);
-      emit(entry);
+      reps[n] = undefined;
+      emit(entry, n);
     }
     // Entries of sites not handed back this time (usually those of the re-extracted statement) are dropped.
     for (const site of gone) entries.delete(site);
@@ -811,6 +841,16 @@ const S_FL = 7;
 const F_VOLATILE = 1;
 const F_FINDINGS = 2;
 const F_DEPS = 4;
+const F_DROPPED = 8;
+
+/** A `SiteEntry.repeatOf`. */
+type Memo = (number | SiteFinding)[];
+
+function sameMemo(a: Memo, b: Memo): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** The state of an entry from its own fields (see `STRIDE`). */
 export function loadState(st: Float64Array, o: number, entry: SiteEntry): void {
@@ -820,7 +860,7 @@ export function loadState(st: Float64Array, o: number, entry: SiteEntry): void {
   st[o + S_WS] = ws;
   st[o + S_US] = 0;
   st[o + S_LAST] = entry.last;
-  st[o + S_FL] = (entry.volatile ? F_VOLATILE : 0) | (entry.findings.length ? F_FINDINGS : 0) | (entry.deps ? F_DEPS : 0);
+  st[o + S_FL] = (entry.volatile ? F_VOLATILE : 0) | (entry.findings.length ? F_FINDINGS : 0) | (entry.deps ? F_DEPS : 0) | (entry.dropped !== undefined ? F_DROPPED : 0);
   // The largest gap between the windows (an edit in it touches none: the lines between a site and a constant it uses).
   let a = entry.hi;
   let b = Infinity;
