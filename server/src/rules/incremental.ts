@@ -404,8 +404,10 @@ export class RuleCache {
           reps[i] = prevReps[p];
           oks[i] = !allVolatile && !(st[o + S_FL] & F_VOLATILE) && movedAt(st, o, e, spans) ? 1 : 0;
         } else {
-          // The site came twice: the state of its first position (the entry moved once).
+          // The site came twice: the state of its first position (the entry moved once, its moves applied: each
+          // position's state then has none pending, not to be applied twice).
           const j = olds.indexOf(e);
+          sync(st, j * STRIDE, e);
           st.copyWithin(o, j * STRIDE, j * STRIDE + STRIDE);
           reps[i] = reps[j];
           oks[i] = oks[j];
@@ -506,6 +508,7 @@ export class RuleCache {
     let seenMemo: Memo | undefined;
     const emit = (entry: SiteEntry, n: number) => {
       const o = n * STRIDE;
+      sync(st, o, entry);
       if (fast && entry.unless === undefined && !entry.dup) {
         // No repeat possible (no two findings of a rule start alike): once its findings are moved, the entry is handed
         // out whole when they all start after every finding handed out before.
@@ -708,7 +711,7 @@ export class RuleCache {
         const e = olds[n];
         if (e === undefined || done.has(e)) continue;
         done.add(e);
-        materialize(st, n * STRIDE, e);
+        sync(st, n * STRIDE, e);
       }
       this.state = undefined;
     }
@@ -824,10 +827,10 @@ function moveFindings(entry: SiteEntry, oldEnd: number, diff: number): void {
 /**
  * The walk's state of an entry, `STRIDE` numbers at `o` of a `Float64Array` (`RuleCache.state`): its windows' bounds
  * (`lo`, `hi`), the largest gap between them (`a`: the largest end of the windows before it, `b`: the smallest start
- * of those after it; `hi` and Infinity without a gap), the moves not yet applied to its windows (`ws` of every
- * window, `us` of those after the gap: start > `a` once `ws` is applied), its findings' largest offset (`last`) and
- * flags (`F_VOLATILE`, `F_FINDINGS`, `F_DEPS`). While the state is kept, the entry's own `lo`, `hi` and `wshift` are
- * stale (`materialize` writes them back).
+ * of those after it; `hi` and Infinity without a gap), the moves not yet applied to the entry (`ws` of every window
+ * and finding, `us` of those after the gap: a window starting after `a` once `ws` is applied) and flags (`F_VOLATILE`,
+ * `F_FINDINGS`, `F_DEPS`, `F_DROPPED`); one slot unused. While the state is kept, the entry's own `lo`, `hi`, `wshift`
+ * and, when `ws` or `us` is set, windows and findings are stale (`sync` applies the moves, as `moved` would have).
  */
 export const STRIDE = 8;
 const S_LO = 0;
@@ -836,7 +839,6 @@ const S_B = 2;
 const S_HI = 3;
 const S_WS = 4;
 const S_US = 5;
-const S_LAST = 6;
 const S_FL = 7;
 const F_VOLATILE = 1;
 const F_FINDINGS = 2;
@@ -854,17 +856,17 @@ function sameMemo(a: Memo, b: Memo): boolean {
 
 /** The state of an entry from its own fields (see `STRIDE`). */
 export function loadState(st: Float64Array, o: number, entry: SiteEntry): void {
-  const ws = entry.wshift ?? 0;
+  // The findings are in current offsets (their moves recorded): so are the windows then (no move pending in the state).
+  const windows = currentWindows(entry);
   st[o + S_LO] = entry.lo;
   st[o + S_HI] = entry.hi;
-  st[o + S_WS] = ws;
+  st[o + S_WS] = 0;
   st[o + S_US] = 0;
-  st[o + S_LAST] = entry.last;
+  st[o + 6] = 0;
   st[o + S_FL] = (entry.volatile ? F_VOLATILE : 0) | (entry.findings.length ? F_FINDINGS : 0) | (entry.deps ? F_DEPS : 0) | (entry.dropped !== undefined ? F_DROPPED : 0);
   // The largest gap between the windows (an edit in it touches none: the lines between a site and a constant it uses).
   let a = entry.hi;
   let b = Infinity;
-  const windows = entry.windows;
   if (windows.length > 1) {
     const sorted = [...windows].sort((x, y) => x.start - y.start);
     let end = sorted[0].end;
@@ -873,8 +875,8 @@ export function loadState(st: Float64Array, o: number, entry: SiteEntry): void {
       const w = sorted[i];
       if (w.start > end && w.start - end > best) {
         best = w.start - end;
-        a = end + ws;
-        b = w.start + ws;
+        a = end;
+        b = w.start;
       }
       if (w.end > end) end = w.end;
     }
@@ -907,9 +909,25 @@ export function materialize(st: Float64Array, o: number, entry: SiteEntry): void
 }
 
 /**
+ * Apply the state's pending moves to the entry: its findings' (recorded as moves, `defer`: all of them by `ws`, those
+ * after the gap by `us`; the findings lie in the windows, so they move as their windows did) and its windows'.
+ */
+export function sync(st: Float64Array, o: number, entry: SiteEntry): void {
+  const ws = st[o + S_WS];
+  const us = st[o + S_US];
+  if ((ws || us) && st[o + S_FL] & F_FINDINGS) {
+    if (ws) moveFindings(entry, -Infinity, ws);
+    // The findings after the gap start at or after its end as it was before `us` (those before it end at `a`, less).
+    const from = st[o + S_B] - us;
+    if (us && entry.last >= from) moveFindings(entry, from, us);
+  }
+  materialize(st, o, entry);
+}
+
+/**
  * `moved` through the state (see `STRIDE`): the same verdict and moves. An edit wholly before the windows, wholly after
- * them or wholly inside the gap between them is applied to the state alone (the entry read only to record a move of
- * its findings); otherwise the entry's windows are read (`moved`, then the state loaded again).
+ * them or wholly inside the gap between them is applied to the state alone (the entry not read: its windows and
+ * findings move when next read, `sync`); otherwise the entry's windows are read (`moved`, then the state loaded again).
  */
 export function movedAt(st: Float64Array, o: number, entry: SiteEntry, spans: readonly Span[]): boolean {
   for (let i = 0; i < spans.length; i++) {
@@ -930,15 +948,12 @@ export function movedAt(st: Float64Array, o: number, entry: SiteEntry, spans: re
       st[o + S_US] += diff;
     } else {
       const flags = st[o + S_FL];
-      materialize(st, o, entry);
+      sync(st, o, entry);
       const ok = moved(entry, i ? spans.slice(i) : spans);
       if (ok) loadState(st, o, entry);
       st[o + S_FL] = flags;
       return ok;
     }
-    if (st[o + S_LAST] < span.oldEnd) continue;
-    moveFindings(entry, span.oldEnd, diff);
-    st[o + S_LAST] = entry.last;
   }
   return true;
 }
