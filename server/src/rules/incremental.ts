@@ -230,6 +230,8 @@ export class RuleCache {
   private reps: (Memo | undefined)[] = [];
   private spareReps: (Memo | undefined)[] = [];
   private taken = new Uint8Array(0);
+  /** How many of the last run's sites (distinct) are one of several alternatives (`alternatives`). */
+  private alts?: number;
   private oks = new Uint8Array(0);
   private readonly history = new SharedHistory();
   /** Offsets of the suppression directives of a text (`directiveOffsets`), moved through the edits. */
@@ -283,6 +285,16 @@ export class RuleCache {
     this.state = this.spare = undefined;
     this.reps = [];
     this.spareReps = [];
+    this.alts = undefined;
+  }
+
+  /**
+   * How many of the sites of the last `results` run (distinct) are one of several alternatives (`alternative.count >
+   * 1`): none, and the alternatives step of the fixes has nothing to do (run.ts). Carried from run to run through the
+   * sites that came and went (a site handed back is the same object, its contents unchanged).
+   */
+  get alternatives(): number {
+    return this.alts ?? 0;
   }
 
   /**
@@ -441,6 +453,13 @@ export class RuleCache {
       changes.delete(this.lastSites);
       changes.set(sites, { prev: this.lastSites, fresh, gone });
     }
+    let alts = this.alts;
+    if (alts === undefined || this.lastSites === undefined) alts = countAlternatives(sites);
+    else if (fresh.length || gone.length) {
+      for (const s of gone) if (s.alternative && s.alternative.count > 1) alts--;
+      alts += countAlternatives(fresh);
+    }
+    this.alts = alts;
     this.lastSites = sites;
     this.lastEntries = undefined;
     this.spare = prev;
@@ -844,6 +863,18 @@ const F_VOLATILE = 1;
 const F_FINDINGS = 2;
 const F_DEPS = 4;
 const F_DROPPED = 8;
+
+/** How many distinct sites of `sites` are one of several alternatives. */
+function countAlternatives(sites: readonly RequestSite[]): number {
+  let one: RequestSite | undefined;
+  let more: Set<RequestSite> | undefined;
+  for (const s of sites) {
+    if (!s.alternative || s.alternative.count <= 1 || s === one) continue;
+    if (one === undefined) one = s;
+    else (more ??= new Set([one])).add(s);
+  }
+  return more ? more.size : one ? 1 : 0;
+}
 
 /** A `SiteEntry.repeatOf`. */
 type Memo = (number | SiteFinding)[];

@@ -281,7 +281,8 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
       kept = kept.map(withoutFixes);
     }
     try {
-      kept = agreeingOnAlternatives(text, ctx, active, kept);
+      // The rule cache knows when no site is an alternative (nothing to agree on: the step returns the findings).
+      if (!perSite || cache!.alternatives > 0) kept = agreeingOnAlternatives(text, ctx, active, kept);
     } catch (e) {
       // Which findings lie on alternatives could not be told: with any alternative in the document, no fix is offered.
       unchecked('the alternatives check of fixes', e);
