@@ -21,6 +21,7 @@
  * edit touched read again.
  */
 import type { Range, RequestSite } from '../extract/model';
+import type { Operation } from '../extract/operations';
 import { operations } from './analysis';
 import { pythonImport } from './fixes';
 import { SharedHistory, type SharedSource, type SharersAnswer, type TrackedSource, movedFix } from './shared';
@@ -647,30 +648,7 @@ export class RuleCache {
         } else emit(old, n);
         continue;
       }
-      let volatile = key === undefined;
-      const deps: SharersAnswer[] = [];
-      // Who else uses source outside the request: the answers are kept with the findings (checked on reuse).
-      const tracked: SharedSource = {
-        sharers(op) {
-          const a = shared.answer(op);
-          deps.push(a);
-          return a.users;
-        },
-        usersOf(range) {
-          volatile = true;
-          return shared.usersOf(range);
-        },
-      };
-      const siteCtx: RuleContext = {
-        text,
-        tables: ctx.tables,
-        options: ctx.options,
-        get sites() {
-          volatile = true;
-          return sites;
-        },
-        shared: () => tracked,
-      };
+      const siteCtx = new SiteContext(text, ctx.tables, ctx.options, sites, shared, key === undefined);
       const findings: [number, SiteFinding[]][] = [];
       let unless: (unknown[] | undefined)[] | undefined;
       let dup = false;
@@ -698,14 +676,15 @@ export class RuleCache {
           }
         } catch (e) {
           if (!failed.has(rule.id)) failed.set(rule.id, e);
-          volatile = true;
+          siteCtx.volatile = true;
         } finally {
           if (timings) timings.set(rule.id, (timings.get(rule.id) ?? 0) + performance.now() - t0);
         }
       });
       stats.computed++;
       let entry: SiteEntry;
-      if (volatile) {
+      const deps = siteCtx.deps;
+      if (siteCtx.volatile) {
         stats.volatile++;
         entry = newEntry(findings, [], -1, undefined, run, Infinity, -Infinity, undefined, true, unless, dup, sorted);
       } else {
@@ -735,6 +714,44 @@ export class RuleCache {
       this.state = undefined;
     }
     return out;
+  }
+}
+
+/**
+ * A site rule's context in `RuleCache.results`: reading `sites` makes the site volatile (recomputed every run), as does
+ * asking `usersOf`; who shares the request's outside source (`sharers`) is answered from the run's `TrackedSource` and
+ * the answers kept (`deps`: the entry is reused while they hold). A class, not an object literal with a getter (which
+ * the runtime builds property by property at every computed site, the rules then reading it through slow lookups).
+ */
+class SiteContext implements RuleContext, SharedSource {
+  deps: SharersAnswer[] = [];
+  constructor(
+    readonly text: string,
+    readonly tables: RuleContext['tables'],
+    readonly options: RuleContext['options'],
+    private readonly all: RequestSite[],
+    private readonly source: TrackedSource,
+    public volatile: boolean,
+  ) {}
+
+  get sites(): RequestSite[] {
+    this.volatile = true;
+    return this.all;
+  }
+
+  shared(): SharedSource {
+    return this;
+  }
+
+  sharers(op: Operation): Operation[] {
+    const a = this.source.answer(op);
+    this.deps.push(a);
+    return a.users;
+  }
+
+  usersOf(range: Range): Operation[] {
+    this.volatile = true;
+    return this.source.usersOf(range);
   }
 }
 
