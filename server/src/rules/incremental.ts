@@ -19,6 +19,15 @@
  * (separate-child-and-counter-writes, set-without-if-not-exists's `dropIf`, suppressions) run each time, on what
  * changed where they can: the suppression directives' offsets are kept from text to text (`edited`), only the lines an
  * edit touched read again.
+ *
+ * The per-run walk follows what the edit touched, not the file: the sites are walked side by side with the last run's,
+ * and each position's window bounds, the largest gap between its windows, the moves not yet applied to it and its
+ * flags (volatile, findings, shared-source answers, dropped) and `repeatOf` are kept by position in a `Float64Array`
+ * (`STRIDE`, `movedAt`, `sync`) and an array beside it. An edit before, after or inside the gap of an entry's windows
+ * (the lines between a site and a constant at the top it reports on) is applied to those numbers alone; the entry
+ * object is read only when the edit reached its windows, or when it hands out findings (`emit`: its windows and
+ * findings are then moved, `sync`). Entries without findings, and those whose every finding repeats one handed out
+ * before (`repeatOf`, one list shared by equal ones, `allSeen` asked once a run for it), are not read at all.
  */
 import type { Range, RequestSite } from '../extract/model';
 import type { Operation } from '../extract/operations';
