@@ -34,20 +34,28 @@ export class StringBuilder {
 class PlainString extends Spanned implements StringNode {
   readonly kind = 'string' as const;
   #offsets: number[] | undefined = undefined;
+  #base: number;
 
   constructor(
     readonly value: string,
-    public base: number,
+    base: number,
     range: Range,
   ) {
     super(range.start, range.end);
+    this.#base = base;
+  }
+
+  get base(): number {
+    if (this.pending) this.catchUp();
+    return this.#base;
   }
 
   get offsets(): number[] {
+    if (this.pending) this.catchUp();
     let o = this.#offsets;
     if (!o) {
       o = new Array<number>(this.value.length + 1);
-      for (let i = 0; i <= this.value.length; i++) o[i] = this.base + i;
+      for (let i = 0; i <= this.value.length; i++) o[i] = this.#base + i;
       this.#offsets = o;
     }
     return o;
@@ -55,9 +63,18 @@ class PlainString extends Spanned implements StringNode {
 
   /** Move `base` (and so every offset) to `base`. */
   rebase(base: number): void {
-    if (base === this.base) return;
-    this.base = base;
+    if (this.pending) this.catchUp();
+    if (base === this.#base) return;
+    this.#base = base;
     this.#offsets = undefined;
+  }
+
+  protected override move(from: number, diff: number): void {
+    if (this.#base >= from) {
+      this.#base += diff;
+      this.#offsets = undefined;
+    }
+    super.move(from, diff);
   }
 
   toJSON(): StringNode {
@@ -104,7 +121,8 @@ export function shiftString(s: StringNode, move: (o: number) => number): void {
  */
 export function stringParts(s: StringNode, ranges: Range[], arrays: number[][], plains: StringNode[]): void {
   if (s instanceof PlainString) {
-    plains.push(s);
+    // One that takes its document's moves when read is not moved in place (core/compact.ts `Moves`).
+    if (!s.lazy) plains.push(s);
     return;
   }
   ranges.push(s.range);
@@ -117,10 +135,7 @@ export function stringParts(s: StringNode, ranges: Range[], arrays: number[][], 
  */
 export function shiftPlains(list: readonly unknown[], start: number, end: number, from: number, diff: number): void {
   for (let i = start; i < end; i++) {
-    const p = list[i] as PlainString;
-    if (p.s >= from) p.s += diff;
-    if (p.e >= from) p.e += diff;
-    if (p.base >= from) p.rebase(p.base + diff);
+    (list[i] as PlainString).shift(from, diff);
   }
 }
 

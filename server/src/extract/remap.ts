@@ -5,7 +5,7 @@
  */
 import { ObjectNode, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { cloneString, maxOffset, ownCopy, plainBase, shiftPlains, shiftString, stringParts } from '../core/strings';
-import { Entry, ObjNode, UnkNode } from '../core/compact';
+import { Entry, Moves, ObjNode, Spanned, UnkNode } from '../core/compact';
 
 /**
  * What shifting a site moves, gathered on its first shift: every Range object, offsets/ends array and plain string
@@ -80,18 +80,22 @@ function gather(s: RequestSite): Moved {
     const v = stack.pop()!;
     if (v.kind === 'string') stringParts(v, strs, arrays, plains);
     else if (v.kind === 'object') {
-      if (v instanceof ObjNode) compactObjects.push(v);
-      else objects.push(v.range);
+      // Compact nodes that take their document's moves when read (core/compact.ts `Moves`) are not listed.
+      if (v instanceof ObjNode) {
+        if (!v.lazy) compactObjects.push(v);
+      } else objects.push(v.range);
       for (const p of v.properties) {
-        if (p instanceof Entry) compactEntries.push(p);
-        else {
+        if (p instanceof Entry) {
+          if (!p.lazy) compactEntries.push(p);
+        } else {
           keys.push(p.keyRange);
           entries.push(p.range);
         }
         stack.push(p.value);
       }
-    } else if (v instanceof UnkNode) compactUnknowns.push(v);
-    else {
+    } else if (v instanceof UnkNode) {
+      if (!v.lazy) compactUnknowns.push(v);
+    } else {
       leaves.push(v.range);
       if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
     }
@@ -164,27 +168,67 @@ function shiftItems(items: Moved['items'], from: number, diff: number): void {
     if (r.end >= from) r.end += diff;
   }
   for (let n = items[6] as number; i < n; i++) {
-    const p = items[i] as Entry;
-    if (p.ks >= from) p.ks += diff;
-    if (p.ke >= from) p.ke += diff;
-    if (p.s >= from) p.s += diff;
-    if (p.e >= from) p.e += diff;
+    (items[i] as Entry).shift(from, diff);
   }
   for (let n = items[7] as number; i < n; i++) {
-    const o = items[i] as ObjNode;
-    if (o.s >= from) o.s += diff;
-    if (o.e >= from) o.e += diff;
+    (items[i] as ObjNode).shift(from, diff);
   }
   for (let n = items[8] as number; i < n; i++) {
-    const o = items[i] as UnkNode;
-    if (o.s >= from) o.s += diff;
-    if (o.e >= from) o.e += diff;
+    (items[i] as UnkNode).shift(from, diff);
   }
   for (let n = items[9] as number; i < n; i++) {
     const a = items[i] as number[];
     for (let j = 0; j < a.length; j++) if (a[j] >= from) a[j] += diff;
   }
   shiftPlains(items, i, items[10] as number, from, diff);
+}
+
+/**
+ * Move sites as an extractor moves what an edit left in place (tests, one-off callers): the move recorded once in the
+ * moves of each document their lazy compact nodes take (core/compact.ts `Moves`: every such node of that document
+ * takes it), the rest of each site shifted in place (`shiftSite`).
+ */
+export function moveSites(sites: readonly RequestSite[], from: number, diff: number): void {
+  const logs = new Set<Moves>();
+  const stack: VNode[] = [];
+  for (const s of sites) {
+    stack.push(s.params);
+    if (s.receiverTable) stack.push(s.receiverTable);
+  }
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (v instanceof Spanned && v.lazy) logs.add(v.moves);
+    if (v.kind === 'object')
+      for (const p of v.properties) {
+        if (p instanceof Entry && p.lazy) logs.add(p.moves);
+        stack.push(p.value);
+      }
+    else if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
+  }
+  for (const m of logs) m.record(from, diff);
+  for (const s of sites) shiftSite(s, from, diff);
+}
+
+/**
+ * Sites their document let go (a re-extracted statement's, a deferred candidate's of the last lint): their compact
+ * nodes take the moves recorded so far and none after (core/compact.ts `Moves`), as sites no longer moved in place.
+ */
+export function freezeSites(sites: readonly RequestSite[]): void {
+  const stack: VNode[] = [];
+  for (const s of sites) {
+    stack.push(s.params);
+    if (s.receiverTable) stack.push(s.receiverTable);
+  }
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (v instanceof Spanned) v.freeze();
+    if (v.kind === 'object')
+      for (const p of v.properties) {
+        if (p instanceof Entry) p.freeze();
+        stack.push(p.value);
+      }
+    else if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
+  }
 }
 
 type EnclosingFunction = NonNullable<RequestSite['enclosingFunction']>;

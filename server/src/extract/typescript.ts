@@ -7,9 +7,9 @@ import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, utf8Length } from '../core/dynamodb';
 import { concatStrings, ownCopy } from '../core/strings';
-import { entry, objectNode, unknownNode, withProperties } from '../core/compact';
+import { Moves, bornIn, bornInPlace, entry, objectNode, unknownNode, withProperties } from '../core/compact';
 import { decodeJs } from './strings';
-import { maxRef, ownReceiver, shiftSite } from './remap';
+import { freezeSites, maxRef, ownReceiver, shiftSite } from './remap';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, oneOf, spreadChoices, valueOf, variants } from '../flow';
 
 const K = ts.SyntaxKind;
@@ -2054,6 +2054,13 @@ export class TsDocument {
   /** A stale unit's statement did not parse again (`refresh`): the update is done by a full extraction instead. */
   private refreshFailed = false;
   private readonly refresher = (u: Unit) => this.refresh(u);
+  /**
+   * The moves of this document's offsets since its last full extraction: the compact nodes of its sites take them when
+   * read instead of being moved in place (core/compact.ts `Moves`; `moveUnits` records them).
+   */
+  private moves = new Moves();
+  /** The deferred candidates' sites the last `collect` made (new ones each time: let go at the next update). */
+  private lastDeferred: RequestSite[] = [];
 
   /** @param chunkChars documents longer than twice this are parsed chunk by chunk (tests lower it). */
   constructor(
@@ -2063,6 +2070,17 @@ export class TsDocument {
   ) {}
 
   full(text: string): RequestSite[] {
+    this.moves = new Moves();
+    this.lastDeferred = [];
+    bornIn(this.moves, 0);
+    try {
+      return this.fullExtraction(text);
+    } finally {
+      bornInPlace();
+    }
+  }
+
+  private fullExtraction(text: string): RequestSite[] {
     const chunked = text.length > 2 * this.chunkChars ? this.fullChunked(text) : undefined;
     if (chunked) return chunked;
     const sf = createTsSourceFile(text, this.languageId);
@@ -2092,8 +2110,18 @@ export class TsDocument {
     this.lastMember = false;
     this.lastParsedChars = 0;
     this.refreshFailed = false;
-    let sites = this.units.length && !this.flattened ? this.incremental(text, span) : undefined;
-    if (this.refreshFailed) {
+    freezeSites(this.lastDeferred);
+    this.lastDeferred = [];
+    // Nodes made by this update are in the new text's offsets: after the move it records (when the length changed).
+    const taken = this.moves.n + (span.newEnd !== span.oldEnd ? 1 : 0);
+    bornIn(this.moves, taken);
+    let sites: RequestSite[] | undefined;
+    try {
+      sites = this.units.length && !this.flattened ? this.incremental(text, span) : undefined;
+    } finally {
+      bornInPlace();
+    }
+    if (this.refreshFailed || this.moves.n !== taken) {
       sites = undefined;
       this.lastMember = false;
     }
@@ -2218,6 +2246,8 @@ export class TsDocument {
   }
 
   private extractUnit(u: Unit, reads?: Set<string>): void {
+    // The sites it held are let go (a reader of a changed statement, extracted again).
+    if (u.sites.length) freezeSites(u.sites);
     const x = new UnitExtractor(this.env, u, this.host, reads);
     u.sites = x.run();
     u.consumed = [...x.consumedTop];
@@ -2251,6 +2281,7 @@ export class TsDocument {
       for (const c of u.deferred) {
         const s = x.candidate(c, consumed);
         if (s) {
+          this.lastDeferred.push(s);
           out[at++] = s;
           if (shapeSites.has(s)) shapes = true;
         }
@@ -2275,9 +2306,16 @@ export class TsDocument {
     return sf;
   }
 
-  /** Move the units other than `i..j` (and their sites) after an edit ending at `from` (old text) that changed the length by `diff`. */
+  /**
+   * Move the units other than `i..j` (and their sites) after an edit ending at `from` (old text) that changed the length
+   * by `diff`: the move is recorded for the sites' compact nodes (`moves`: every node of the document not let go takes
+   * it, the unit's own kept sites included: the caller has frozen the sites it drops), the rest of each site (its own
+   * ranges, plain `Range` objects, offsets arrays, enclosing function) moved in place for the units whose sites reach
+   * `from`.
+   */
   private moveUnits(i: number, j: number, from: number, diff: number): void {
     if (diff === 0) return;
+    this.moves.record(from, diff);
     const units = this.units;
     for (let k = 0; k < units.length; k++) {
       if (k >= i && k <= j) continue;
@@ -2377,10 +2415,12 @@ export class TsDocument {
     if (defined.size) for (const p of parts) if (p !== m) for (const c of p.calls) if (defined.has(`${c.method ? 'm' : 'f'}:${c.name}`)) return undefined;
 
     // Commit: move the other statements (and this one's other members), swap the member's record and sites.
+    const kept: RequestSite[] = [];
+    const dropped: RequestSite[] = [];
+    for (const s of u.sites) (s.range.start < at || s.range.start >= oldEnd ? kept : dropped).push(s);
+    freezeSites(dropped);
     this.moveUnits(k, k, oldEnd, diff);
     this.text = newText;
-    const kept: RequestSite[] = [];
-    for (const s of u.sites) if (s.range.start < at || s.range.start >= oldEnd) kept.push(s);
     if (diff !== 0) {
       for (const s of kept) shiftSite(s, oldEnd, diff);
       if (u.maxRef >= oldEnd) u.maxRef += diff;
@@ -2528,7 +2568,9 @@ export class TsDocument {
       if (rsf?.statements.length !== 1) return undefined;
       readers.push({ u, at, sf: rsf });
     }
-    // Commit: move the other statements, swap the touched statements' declarations for the new ones.
+    // Commit: move the other statements, swap the touched statements' declarations for the new ones (their sites are
+    // let go: not moved).
+    for (const u of touched) freezeSites(u.sites);
     this.moveUnits(i, j, regionEndOld, diff);
     // From here on a stale unit's statement is read from the new text (`refresh`), at its moved offsets.
     this.text = newText;

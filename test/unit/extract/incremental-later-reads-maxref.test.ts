@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureParser, extract, initParsers } from '../../../server/src/extract';
-import { maxRef, shiftSite } from '../../../server/src/extract/remap';
+import { maxRef, moveSites } from '../../../server/src/extract/remap';
 import { FIXTURES } from './support';
 import { eachOffset } from '../../support/offsets';
 
@@ -46,9 +46,9 @@ describe('extract: maxRef is the largest offset shiftSite moves', () => {
         const want = jsonMax(JSON.parse(json(s)));
         assert.equal(maxRef([s]), want, `${file}: ${s.api} at ${s.range.start}`);
         const before = json(s);
-        shiftSite(s, want + 1, 7);
+        moveSites([s], want + 1, 7);
         assert.equal(json(s), before, `${file}: a shift past maxRef moved ${s.api} at ${s.range.start}`);
-        shiftSite(s, want, 1);
+        moveSites([s], want, 1);
         assert.notEqual(json(s), before);
         if (want > s.range.end) pointsPastItself++;
       }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureParser, extract, initParsers, RequestSite, StringNode, VNode } from '../../../server/src/extract';
-import { shiftSite, shiftTree } from '../../../server/src/extract/remap';
+import { moveSites, shiftSite, shiftTree } from '../../../server/src/extract/remap';
 import { plain, plainBase } from '../../../server/src/core/strings';
 import { fixture, strings } from './support';
 import { eachOffset } from '../../support/offsets';
@@ -55,7 +55,7 @@ function checkShifts(name: string, sites: RequestSite[], textLength: number, see
     if (strs.some((x) => plainBase(x) !== undefined && plainBase(x)! < from && from <= plainBase(x)! + x.value.length)) continue;
     const diff = rand() < 0.5 ? -Math.min(from, 1 + Math.floor(rand() * 5)) : 1 + Math.floor(rand() * 5);
     if (diff === 0) continue;
-    for (const s of sites) shiftSite(s, from, diff);
+    moveSites(sites, from, diff);
     refShift(ref, from, diff);
     len += diff;
     assert.deepEqual(json(sites), ref, `${name}: step ${step} (from ${from}, diff ${diff})`);
