@@ -4,9 +4,11 @@
  * (a key range and an entry range each) and ~47,500 maps, so the TypeScript host builds these (136 -> 72 bytes an
  * entry, 96 -> 64 a map). They satisfy `Property` / `ObjectNode`: `range` and `keyRange` are getters handing out a
  * fresh `Range` each read (a caller may keep or change it: the node does not move with it) and setters copying one
- * in. What moves them is `shiftSite` / `shiftTree` (extract/remap.ts), which read the fields. They serialise like the
- * plain literals (`toJSON`, same keys in the same order), so a JSON comparison cannot tell them apart; a copy must be
- * made with `withValue` / `withProperties` (a spread would copy the fields, not the ranges).
+ * in. What moves them is their document's `Moves` (the TypeScript host: taken when an offset is read) or `shiftSite` /
+ * `shiftTree` (extract/remap.ts, the other hosts: in place). Their numbers are private fields (`#s`...), read through
+ * the getters only (a deep-equal comparison does not see them: compare JSON). They serialise like the plain literals
+ * (`toJSON`, same keys in the same order), so a JSON comparison cannot tell them apart; a copy must be made with
+ * `withValue` / `withProperties` (a spread would copy neither the fields nor the ranges).
  */
 import type { ObjectNode, Property, Range, UnknownNode, VNode } from './values';
 

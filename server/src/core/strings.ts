@@ -29,7 +29,8 @@ export class StringBuilder {
  * deepEqual and JSON, as the WeakMap it replaced: deleting from that at every shift was most of the cost of moving the
  * sites after an edit); a shift of `base` drops it. Its range is two number fields (`s..e`, no `Range` object of 40
  * bytes: ~40,000 such strings in a 50,000-line file): `range` hands out a fresh object (see core/compact.ts), so it is
- * moved by `shiftString` / `shiftPlains`, never through `range`. Serialises like a plain node.
+ * moved by its document's `Moves` or by `shiftString` / `shiftPlains`, never through `range`. Serialises like a plain
+ * node.
  */
 class PlainString extends Spanned implements StringNode {
   readonly kind = 'string' as const;

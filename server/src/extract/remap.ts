@@ -1,7 +1,10 @@
 /**
  * Moving extracted sites after an edit. Sites are shifted in place (a document extractor hands back the same site
  * objects for statements the edit did not touch): allocating copies of every site after the edit cost more than the
- * re-parse itself (each copy survives one update, which is the worst case for a generational GC).
+ * re-parse itself (each copy survives one update, which is the worst case for a generational GC). In a TypeScript
+ * document the compact nodes (maps, entries, unknowns, plain strings: most of a site) are not moved here at all: they
+ * take the document's recorded moves when read (core/compact.ts `Moves`); `shiftSite` moves the rest of a site (its
+ * own ranges, plain `Range` objects, offsets arrays, the enclosing function), `gather` lists only that.
  */
 import { ObjectNode, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
 import { cloneString, maxOffset, ownCopy, plainBase, shiftPlains, shiftString, stringParts } from '../core/strings';
