@@ -123,10 +123,17 @@ interface PyUnit {
    * a statement handed back still contributes them.
    */
   receivers: [string, Receiver][];
+  /**
+   * Names its calls looked up as receivers (found or not): the kind a name has is the last binding in the file, so a
+   * statement handed back is read again when one of them changed (`ddb = boto3.client(...)` edited in `setup()`).
+   */
+  receiverReads: string[];
 }
 
 export interface PyState {
   units: PyUnit[];
+  /** What every receiver name stood for after the run (the lookups `receiverReads` made). */
+  receivers?: [string, Receiver][];
 }
 
 export interface Span {
@@ -145,6 +152,8 @@ class PyExtractor {
   private consumed = new Set<number>();
   /** While a call is converted: the consumed list of its statement (every dict it takes, also one taken before). */
   private consumedBy?: number[];
+  /** While a call is converted: the receiver names its statement looked up. */
+  private readBy?: Set<string>;
   private members: Member[] = [];
   /** `members` by `<class start>:<name>`, built on first use. */
   private memberIndex?: Map<string, Member[]>;
@@ -167,7 +176,7 @@ class PyExtractor {
    * the edit did not touch keep their sites (moved by the edit's length change) unless a module-level assignment or
    * import changed; only the others are queried and converted.
    */
-  run(prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState; reparsed: number } {
+  run(prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState; reparsed: number } | undefined {
     const root = this.tree.rootNode;
     const units: (PyUnit & { node: TNode })[] = [];
     for (const n of root.namedChildren) {
@@ -179,7 +188,7 @@ class PyExtractor {
         ENV_TYPES.has(n.type) ||
         (n.type === 'expression_statement' && n.namedChild(0)?.type === 'assignment') ||
         ((COMPOUND_TYPES.has(n.type) || n.type === 'ERROR') && n.descendantsOfType('assignment').length > 0);
-      units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], maxRef: 0, receivers: [], node: n });
+      units.push({ start: n.startIndex, end: n.endIndex, env, sites: [], consumed: [], maxRef: 0, receivers: [], receiverReads: [], node: n });
     }
     const reused = prev ? this.reuse(prev.state, prev.span, units) : undefined;
     const dicts: Assign[] = [];
@@ -231,15 +240,30 @@ class PyExtractor {
       u.receivers = [];
       for (const c of assignsOf.get(u) ?? []) this.noteAssign(c.lhs, c.rhs, local, u.receivers);
     });
+    // A statement handed back read receiver names whose binding (another statement's) may have changed with the edit:
+    // then its calls are read again, with everything else (a full run; rare: an edit of a client/table binding).
+    if (reused && prev) {
+      const was = new Map(prev.state.receivers ?? []);
+      const changed = new Set<string>();
+      for (const [name, kind] of was) if (this.receivers.get(name) !== kind) changed.add(name);
+      for (const [name, kind] of this.receivers) if (was.get(name) !== kind) changed.add(name);
+      if (changed.size && units.some((u, i) => reused[i] && u.receiverReads.some((n) => changed.has(n)))) return undefined;
+    }
+    const reads = new Map<PyUnit, Set<string>>();
     for (const c of calls) {
       const u = unitAt(c.call.startIndex);
       // Per statement, what its own calls took (a statement handed back adds exactly its own; a copy of everything
       // taken so far grew quadratically with the statements and kept other statements' offsets).
       this.consumedBy = u.consumed;
+      let read = reads.get(u);
+      if (!read) reads.set(u, (read = new Set()));
+      this.readBy = read;
       const s = this.callSites(c.call, c.recv, this.src(c.method), c.args);
       this.consumedBy = undefined;
+      this.readBy = undefined;
       for (const x of s) u.sites.push(x);
     }
+    for (const [u, read] of reads) u.receiverReads = [...read];
     if (reused) for (let i = 0; i < units.length; i++) if (reused[i]) for (const p of units[i].consumed) this.consumed.add(p);
     for (const d of local) {
       const s = this.dictSite(d);
@@ -264,7 +288,7 @@ class PyExtractor {
         // Kept across edits: they must not keep this version of the text alive (the first, full run's may: one text).
         if (reused) detachStrings(units[i].sites);
       }
-    return { sites: dropHeldShapes(sites, (s) => shapeSites.has(s)).sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u) }, reparsed: fresh.length };
+    return { sites: dropHeldShapes(sites, (s) => shapeSites.has(s)).sort((a, b) => a.range.start - b.range.start), state: { units: units.map(({ node: _node, ...u }) => u), receivers: [...this.receivers] }, reparsed: fresh.length };
   }
 
   /** Fill units the edit left alone from the previous state; undefined when everything must be recomputed. */
@@ -291,6 +315,7 @@ class PyExtractor {
       if (moves) for (const site of was.sites) shiftSite(site, span.oldEnd, diff);
       u.sites = was.sites;
       u.receivers = was.receivers;
+      u.receiverReads = was.receiverReads;
       u.consumed = moves ? was.consumed.map(map) : was.consumed;
       u.maxRef = moves ? map(was.maxRef) : was.maxRef;
       return true;
@@ -400,7 +425,11 @@ class PyExtractor {
 
   private receiverKind(recv: TNode): Receiver | undefined {
     const d = this.dotted(recv);
-    return (recv.type === 'attribute' ? this.receiverOf(recv) : undefined) ?? (d ? this.receivers.get(d[d.length - 1]) : this.receiverOf(recv));
+    const own = recv.type === 'attribute' ? this.receiverOf(recv) : undefined;
+    if (own || !d) return own ?? this.receiverOf(recv);
+    const name = d[d.length - 1];
+    this.readBy?.add(name);
+    return this.receivers.get(name);
   }
 
   /**
@@ -1230,7 +1259,8 @@ function captures(list: { name: string; node: TNode }[]): Record<string, TNode> 
 }
 
 export function extractPythonTree(text: string, tree: Tree, q: PyQueries, prev?: { state: PyState; span: Span }): { sites: RequestSite[]; state: PyState; reparsed: number } {
-  return new PyExtractor(text, tree, q).run(prev);
+  // Undefined: a statement handed back read a receiver whose binding the edit changed; everything is read again.
+  return (prev && new PyExtractor(text, tree, q).run(prev)) || new PyExtractor(text, tree, q).run()!;
 }
 
 /**
