@@ -14,10 +14,23 @@ import { GoSyntax, JavaSyntax, goEntryText, goKey, goRender, goSyntax, javaEntry
 /** A value to write into source: a string, a number (as decimal text), a map (entries in order), or raw host code. */
 export type Literal = string | { num: string } | { map: [string, Literal][] } | { raw: string };
 
-/** The line break a document uses: that of its first line (LF when it has none), as editors detect it. */
+/**
+ * The line break a document uses, as VS Code reads it (and then writes the whole buffer with: it normalises a file
+ * with mixed breaks on load): CRLF when more than half of its line breaks are CRLF, LF when fewer; a tie (or one
+ * break) is decided by the first line's break; LF when it has none. Not the first line's alone: a CRLF file whose first
+ * line ends in LF got LF fix text. A document without CR is LF without counting.
+ */
 export function lineBreakOf(text: string): '\n' | '\r\n' {
-  const i = text.indexOf('\n');
-  return i > 0 && text[i - 1] === '\r' ? '\r\n' : '\n';
+  const first = text.indexOf('\n');
+  if (first < 0 || text.indexOf('\r') < 0) return '\n';
+  let crlf = 0;
+  let lf = 0;
+  for (let i = first; i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  if (crlf !== lf) return crlf > lf ? '\r\n' : '\n';
+  return first > 0 && text.charCodeAt(first - 1) === 13 ? '\r\n' : '\n';
 }
 
 /** Edits written with LF, made to insert the document's own line break (a CRLF file stays CRLF). */

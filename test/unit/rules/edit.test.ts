@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { fcParameters } from '../../support/fc';
 import { extract } from '../../../server/src/extract';
 import { StringNode, prop } from '../../../server/src/extract/model';
-import { applyEdits, hostSyntax, insertProperties, removeProperty, replaceInString, rewriteString } from '../../../server/src/rules/edit';
+import { applyEdits, hostSyntax, insertProperties, lineBreakOf, removeProperty, replaceInString, rewriteString } from '../../../server/src/rules/edit';
+import { runRules } from '../../../server/src/rules';
 import { parsersReady } from './check';
 
 /** Documents whose one request has a ProjectionExpression literal written in a given way. */
@@ -69,6 +70,27 @@ describe('edit helpers', () => {
       assert.deepEqual(again.params.properties.map((p) => p.key), after.params.properties.map((p) => p.key).filter((k) => k !== 'B'));
     });
   }
+
+  it('line breaks: a document with mixed ones is read as VS Code reads it (the majority; a tie goes to the first line\'s)', () => {
+    // Mostly CRLF, first line LF (the case that got LF fix text), and the other way round.
+    assert.equal(lineBreakOf('a\nb\r\nc\r\nd'), '\r\n');
+    assert.equal(lineBreakOf('a\r\nb\nc\nd'), '\n');
+    // A tie: the first line's; one break, none, no CR at all.
+    assert.equal(lineBreakOf('a\r\nb\nc'), '\r\n');
+    assert.equal(lineBreakOf('a\nb\r\nc'), '\n');
+    assert.equal(lineBreakOf('a\r\n'), '\r\n');
+    assert.equal(lineBreakOf('no break'), '\n');
+    assert.equal(lineBreakOf('a\nb\nc\r'), '\n');
+  });
+
+  it('a fix in a CRLF document whose first line ends in LF inserts CRLF line breaks', () => {
+    const body = ["doc.send(new UpdateCommand({", "  TableName: 'T',", "  Key: { PK: 'p' },", "  UpdateExpression: 'SET n = n + :one',", '  ExpressionAttributeValues: {', "    ':one': 1,", '  },', '}));', ''];
+    const text = "import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\n" + body.join('\r\n');
+    const fixes = runRules(text, 'typescript', extract(text, 'typescript').sites).flatMap((f) => f.fixes ?? []);
+    const multiLine = fixes.flatMap((f) => f.edits).filter((e) => e.newText.includes('\n'));
+    assert.ok(multiLine.length > 0, 'a fix inserts a line');
+    for (const e of multiLine) assert.ok(!/(?<!\r)\n/.test(e.newText), JSON.stringify(e.newText));
+  });
 
   it('adds to an empty map in each host style', () => {
     const text = "import { UpdateCommand } from '@aws-sdk/lib-dynamodb';\ndoc.send(new UpdateCommand({ TableName: 'T', Key: { PK: 'p' }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: {} }));\n";
