@@ -130,12 +130,17 @@ export function isAbsent(v: VNode): boolean {
   return absentNodes.has(v);
 }
 
-/** The import alias of the expression package in a Go file, or undefined when it is not imported. */
-export function expressionAlias(text: string): string | undefined {
-  const m = /(?:^|[\s(])([A-Za-z_]\w*\s+)?"github\.com\/aws\/aws-sdk-go(?:-v2)?\/(?:feature|service)\/dynamodb\/expression"/m.exec(text);
-  if (!m) return undefined;
-  const alias = m[1]?.trim();
-  return alias === '_' || alias === '.' ? undefined : (alias ?? 'expression');
+/** The expression package's import path (v2 `feature/dynamodb/expression`, v1 `service/dynamodb/expression`). */
+const EXPRESSION_PATH = /^github\.com\/aws\/aws-sdk-go(?:-v2)?\/(?:feature|service)\/dynamodb\/expression$/;
+
+/**
+ * The name the expression package is imported as (`name`: the import's own name, if any), or undefined when the
+ * import is not it (or is `_` / `.`). Read from the file's import declarations (not its text: an import path in a
+ * comment, or in an import the parser could not read, changes nothing, so an edit away from the imports never does).
+ */
+export function expressionAlias(path: string, name: string | undefined): string | undefined {
+  if (!EXPRESSION_PATH.test(path)) return undefined;
+  return name === '_' || name === '.' ? undefined : (name ?? 'expression');
 }
 
 export class GoBuilders {

@@ -9,6 +9,10 @@
  * Names resolve through constants (`const`, `const (...)` blocks) and variables of the enclosing function (the
  * latest assignment before the use); `items = append(items, types.TransactWriteItem{...})` builds a slice.
  * The `expression` builder (`expr.Update()`, `expr.Names()`...) is read as the expressions it builds (go-expression.ts).
+ * A request's SDK (`sdk`: how fixes write values) is that of its type's package as the file imports it, so a file
+ * importing both SDKs (a migration: `dynamodbv1 "github.com/aws/aws-sdk-go/service/dynamodb"` beside v2) reads each
+ * request as its own; a type of another package there is unknown (no site). Imports are read from the tree's import
+ * declarations, never the text (an import path in a comment changes nothing).
  */
 import type { Node as TNode } from 'web-tree-sitter';
 import { Op, State, applyAll, cloneTree, flatten, join, valueOf } from '../flow';
@@ -36,6 +40,14 @@ const APIS = new Set<string>([
 const MEMBER = /AttributeValueMember(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/;
 const FUNCS = new Set(['function_declaration', 'method_declaration']);
 const ENV_TYPES = new Set(['package_clause', 'import_declaration', 'const_declaration', 'var_declaration', 'type_declaration']);
+type GoSdk = 'aws-sdk-go' | 'aws-sdk-go-v2';
+/** An import path of either SDK: v1 `github.com/aws/aws-sdk-go/...`, v2 `github.com/aws/aws-sdk-go-v2/...`. */
+const SDK_PATH = /^github\.com\/aws\/aws-sdk-go(-v2)?\//;
+/** DynamoDB's service package, where the `<Api>Input` types are. */
+const DYNAMODB_PATH = /^github\.com\/aws\/aws-sdk-go(?:-v2)?\/service\/dynamodb$/;
+/** Either SDK's `aws` package (`aws.String`...), imported under another name when the file has both (`awsv1`). */
+const AWS_PATH = /^github\.com\/aws\/aws-sdk-go(?:-v2)?\/aws$/;
+
 /** `aws.String(x)`, `aws.Int64(x)`...: the value of x. */
 const AWS_WRAPPERS = /^(String|Int|Int32|Int64|Float32|Float64|Bool|StringSlice|Int64Slice)$/;
 
@@ -71,7 +83,14 @@ class GoHost implements TreeHost {
   /** Package-level `var` names the file assigns (`x = ..`, `x += ..`, `x++`, `for x = range`) or takes the address of. */
   private mutable = new Set<string>();
   private fnDecls = new Map<number, Map<string, Decl[]>>();
-  private sdk = 'aws-sdk-go-v2';
+  /**
+   * The SDK of each name the file imports DynamoDB's service package as (`.` for a dot import; undefined when two
+   * imports give one name different SDKs), and of a request type qualified otherwise (undefined: unknown).
+   */
+  private sdkPackages = new Map<string, GoSdk | undefined>();
+  private sdkOther: GoSdk | undefined = 'aws-sdk-go-v2';
+  /** Names of the `aws` package: `aws`, and the aliases either SDK's is imported as. */
+  private awsNames = new Set<string>(['aws']);
   /** Functions and methods of the file by name (a helper is followed only when its name is unique). */
   private funcs = new Map<string, TNode[]>();
   /** Parameters of a helper followed from a call: function node id -> name -> the argument's value in the caller. */
@@ -112,8 +131,7 @@ class GoHost implements TreeHost {
       if (list) list.push(top);
       else this.funcs.set(this.src(name), [top]);
     }
-    this.sdk = text.includes('aws-sdk-go-v2') || !text.includes('github.com/aws/aws-sdk-go/') ? 'aws-sdk-go-v2' : 'aws-sdk-go';
-    const alias = expressionAlias(text);
+    const alias = this.readImports(root);
     this.builders = alias
       ? new GoBuilders(
           {
@@ -288,6 +306,9 @@ class GoHost implements TreeHost {
   }
 
   private site(lit: TNode, api: Api): { site: RequestSite; roots: ObjectNode[] } | undefined {
+    // A file importing both SDKs (a migration): the request is read as its type's package's; unknown: no site.
+    const sdk = this.sdkOf(lit.childForFieldName('type'));
+    if (!sdk) return undefined;
     this.flowBudget = FLOW_BUDGET;
     const served = this.builders?.served ?? 0;
     let params = this.value(lit, 0, 0);
@@ -312,7 +333,7 @@ class GoHost implements TreeHost {
       range: this.range(lit.parent?.type === 'unary_expression' && lit.parent.child(0)?.type === '&' ? lit.parent : lit),
       nameRange: this.range(this.typeName(lit.childForFieldName('type'))!),
       params,
-      sdk: this.sdk,
+      sdk,
     };
     // Expressions the `expression` builder makes are not written where a fix could edit them.
     if ((this.builders?.served ?? 0) !== served) s.built = true;
@@ -324,6 +345,52 @@ class GoHost implements TreeHost {
       if (branch) s.branch = branch;
     }
     return { site: s, roots };
+  }
+
+  /**
+   * Which SDK each import name stands for. A request type qualified by another name (a package of the project, or one
+   * not imported) is read as the SDK whose DynamoDB package the file imports (else whose packages it imports; v2
+   * when none: a snippet); unknown when it imports both. Returns the name of the `expression` package (the first imported).
+   */
+  private readImports(root: TNode): string | undefined {
+    let expression: string | undefined;
+    this.sdkPackages.clear();
+    this.awsNames = new Set(['aws']);
+    const dynamodb = new Set<GoSdk>();
+    const any = new Set<GoSdk>();
+    for (const decl of kids(root)) {
+      if (decl.type !== 'import_declaration') continue;
+      for (const c of kids(decl)) {
+        for (const spec of c.type === 'import_spec_list' ? kids(c) : [c]) {
+          if (spec.type !== 'import_spec') continue;
+          const pathNode = spec.childForFieldName('path');
+          const path = pathNode ? this.src(pathNode).slice(1, -1) : '';
+          const m = SDK_PATH.exec(path);
+          if (!m) continue;
+          const sdk: GoSdk = m[1] ? 'aws-sdk-go-v2' : 'aws-sdk-go';
+          any.add(sdk);
+          const name = spec.childForFieldName('name');
+          expression ??= expressionAlias(path, name ? (name.type === 'dot' ? '.' : this.src(name)) : undefined);
+          if (name?.type === 'package_identifier' && AWS_PATH.test(path)) this.awsNames.add(this.src(name));
+          if (!DYNAMODB_PATH.test(path)) continue;
+          dynamodb.add(sdk);
+          const alias = !name ? 'dynamodb' : name.type === 'dot' ? '.' : this.src(name);
+          if (alias === '_') continue;
+          this.sdkPackages.set(alias, this.sdkPackages.has(alias) && this.sdkPackages.get(alias) !== sdk ? undefined : sdk);
+        }
+      }
+    }
+    const gens = dynamodb.size ? dynamodb : any;
+    this.sdkOther = gens.size === 0 ? 'aws-sdk-go-v2' : gens.size === 1 ? [...gens][0] : undefined;
+    return expression;
+  }
+
+  /** The SDK of a request type: its package qualifier's import, a dot import for a bare name, else `sdkOther`. */
+  private sdkOf(t: TNode | null): GoSdk | undefined {
+    if (t?.type === 'generic_type') return this.sdkOf(t.childForFieldName('type'));
+    const pkg = t?.type === 'qualified_type' ? t.childForFieldName('package') : null;
+    const alias = pkg ? this.src(pkg) : '.';
+    return this.sdkPackages.has(alias) ? this.sdkPackages.get(alias) : this.sdkOther;
   }
 
   private functionOf(n: TNode): TNode | undefined {
@@ -625,7 +692,7 @@ class GoHost implements TreeHost {
       const pkg = f.childForFieldName('operand');
       const field = f.childForFieldName('field');
       // The wrapped literal keeps its own range: a fix rewriting the string writes a string there, not in place of the call.
-      if (pkg?.type === 'identifier' && this.src(pkg) === 'aws' && field && AWS_WRAPPERS.test(this.src(field))) return this.value(args[0], depth, hops);
+      if (pkg?.type === 'identifier' && this.awsNames.has(this.src(pkg)) && field && AWS_WRAPPERS.test(this.src(field))) return this.value(args[0], depth, hops);
     }
     if (f?.type === 'identifier' && this.src(f) === 'string' && args.length === 1) {
       const v = this.value(args[0], depth + 1, hops);
