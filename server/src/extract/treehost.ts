@@ -74,6 +74,15 @@ export interface Span {
 export interface Unit {
   start: number;
   end: number;
+  /**
+   * The node's type, and when it holds a parse error its whole tree (S-expression): a unit is handed back only as the
+   * same kind of node, and one with errors only when it was parsed the same way (the same text parses alike when
+   * clean; broken code's recovery depends on what is around it: a `func` declaration became an expression statement
+   * when an edit above broke its function, a function below kept its text and type but lost its first statement to
+   * an ERROR).
+   */
+  type: string;
+  broken?: string;
   /** Binds names other units read: touching it recomputes everything. */
   env: boolean;
   sites: RequestSite[];
@@ -108,7 +117,7 @@ export interface TreeHost {
 export function runTreeHost(host: TreeHost, text: string, tree: Tree, prev?: { state: TreeState; span: Span }): { sites: RequestSite[]; state: TreeState; reparsed: number } {
   const root = tree.rootNode;
   const listed = host.units(root);
-  const units: Unit[] = listed.map(({ node, env, name }) => ({ start: node.startIndex, end: node.endIndex, env, sites: [], maxRef: 0, deps: [], ...(name !== undefined ? { name } : {}) }));
+  const units: Unit[] = listed.map(({ node, env, name }) => ({ start: node.startIndex, end: node.endIndex, type: node.type, ...(node.hasError ? { broken: node.toString() } : {}), env, sites: [], maxRef: 0, deps: [], ...(name !== undefined ? { name } : {}) }));
   const reused = prev ? reuse(prev.state, prev.span, units) : undefined;
   host.prepare(text, root);
   let reparsed = 0;
@@ -151,7 +160,7 @@ function reuse(state: TreeState, span: Span, units: Unit[]): boolean[] | undefin
   return units.map((u) => {
     if (u.env || touches(u.start, u.end, span.start, span.newEnd)) return false;
     const was = old.get(`${back(u.start)}:${back(u.end)}`);
-    if (!was || was.env) return false;
+    if (!was || was.env || was.type !== u.type || was.broken !== u.broken) return false;
     if (was.deps.some((d) => touchedNames.has(d.name) || touches(d.start, d.end, span.start, span.oldEnd))) return false;
     const moves = diff !== 0 && was.maxRef >= span.oldEnd;
     if (moves) for (const site of was.sites) shiftSite(site, span.oldEnd, diff);

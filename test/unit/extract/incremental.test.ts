@@ -139,6 +139,13 @@ def c():
     assert.deepEqual([extract(prev, 'python').sites.length, extract(next, 'python').sites.length], [1, 0]);
   });
 
+  it('go: broken code (found comparing every state, parse errors included): a declaration become a statement, a unit with an error recovered otherwise, an import swallowed by an error edited', async () => {
+    await ensureParser('go');
+    fixturePair('go-func-becomes-statement.json', 'go');
+    fixturePair('go-broken-unit-recovered.json', 'go');
+    fixturePair('go-import-swallowed.json', 'go');
+  });
+
   it('python: a module-level constant tree-sitter wraps in an ERROR (a stray `}` typed after it) is still part of the environment: an edit inside it moves what its readers hold', () => {
     const text = `import boto3
 client = boto3.client("dynamodb")
