@@ -107,3 +107,14 @@ export function assertNothingShared(sites: RequestSite[], label = ''): void {
     }
   }
 }
+
+/**
+ * Two extraction results (sites, `ExtractResult`s) are the same: the same objects' kinds (strict deep equality sees
+ * prototypes and public fields) and the same offsets. A compact node's and a plain string's offsets are private
+ * fields (a TypeScript document's nodes take its moves when read: core/compact.ts `Moves`), which deep equality does
+ * not see; their JSON (`toJSON`) holds them.
+ */
+export function assertSameExtraction(got: unknown, want: unknown, message?: string): void {
+  assert.deepEqual(got, want, message);
+  assert.deepEqual(JSON.parse(JSON.stringify(got)) as unknown, JSON.parse(JSON.stringify(want)) as unknown, message);
+}

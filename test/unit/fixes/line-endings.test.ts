@@ -27,7 +27,7 @@ const bareLf = (text: string) => [...text.matchAll(/(?<!\r)\n/g)].map((m) => m.i
 describe('fixes: line endings', () => {
   before(parsersReady);
 
-  it('lineBreakOf reads the first line break', () => {
+  it('lineBreakOf reads the line break most lines end in (on a tie, the first one)', () => {
     assert.equal(lineBreakOf('a\r\nb\nc'), '\r\n');
     assert.equal(lineBreakOf('a\nb\r\nc'), '\n');
     assert.equal(lineBreakOf('no break'), '\n');
