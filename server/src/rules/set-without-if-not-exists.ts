@@ -268,15 +268,16 @@ function putIndex(text: string, sites: readonly RequestSite[]): PutIndex {
   const base = before?.index;
   if (change && base) {
     const goneSites = new Set<RequestSite>();
-    let removed = 0;
+    const gonePuts: PutSummary[] = [];
     for (const site of change.gone) {
       // Read when the previous index was (or before): a site that went is not read again in this text.
-      const n = putsOfSite.get(site)?.length ?? 0;
-      if (n) {
+      const puts = putsOfSite.get(site);
+      if (puts?.length) {
         goneSites.add(site);
-        removed += n;
+        for (const p of puts) gonePuts.push(p);
       }
     }
+    const removed = gonePuts.length;
     const added: PutSummary[] = [];
     for (const site of change.fresh) for (const put of putsOf(text, site)) added.push(put);
     if (!removed && !added.length) index = base;
@@ -284,7 +285,13 @@ function putIndex(text: string, sites: readonly RequestSite[]): PutIndex {
       const previous = base;
       index = new PutIndex(
         () => {
-          const out = previous.puts.filter((p: PutSummary) => !goneSites.has(p.site));
+          // The previous list without the gone sites' Puts, looked up by identity (a Put whose site went is one of
+          // that site's `putsOfSite` summaries, made once per site object), not a test of every Put's site.
+          const out = previous.puts.slice();
+          for (const p of gonePuts) {
+            const i = out.indexOf(p);
+            if (i >= 0) out.splice(i, 1);
+          }
           for (const p of added) out.push(p);
           return out;
         },
