@@ -26,13 +26,27 @@ export class Moves {
   n = 0;
   readonly from: number[] = [];
   readonly diff: number[] = [];
+  /**
+   * The smallest `from` of each run of `MOVE_BLOCK` moves (the last one filling): a node whose offsets all lie before
+   * it takes none of that run's moves, so `catchUp` skips the run. Without it a node first read N edits after its
+   * birth looked at all N moves (review: 925 sites read after 8,000 edits at the end of the 5,000-line shapes file,
+   * 43 ms before lazy moves, 2,449 ms with them); the log is kept until the next full extraction.
+   */
+  readonly blockMin: number[] = [];
 
   record(from: number, diff: number): void {
+    const b = this.n >> MOVE_BLOCK_BITS;
+    if (b === this.blockMin.length) this.blockMin.push(from);
+    else if (from < this.blockMin[b]) this.blockMin[b] = from;
     this.from.push(from);
     this.diff.push(diff);
     this.n++;
   }
 }
+
+const MOVE_BLOCK_BITS = 6;
+/** Moves per run of `Moves.blockMin`. */
+const MOVE_BLOCK = 1 << MOVE_BLOCK_BITS;
 
 /** The moves of nodes moved in place (`shiftSite`, `shiftTree`): none ever recorded. */
 export const IN_PLACE = new Moves();
@@ -127,12 +141,35 @@ export abstract class Spanned {
     this.#me = 0;
   }
 
-  /** Take the moves recorded since the node last did (subclasses check `pending` first). */
+  /**
+   * Take the moves recorded since the node last did (subclasses check `pending` first). A move changes the node only
+   * when its `from` is at or before the node's largest offset (`reach`); whole runs of moves that all start after it
+   * are skipped (`Moves.blockMin`).
+   */
   protected catchUp(): void {
     const ml = this.#ml;
     const n = ml.n;
-    for (let k = this.#me; k < n; k++) this.move(ml.from[k], ml.diff[k]);
+    const from = ml.from;
+    const mins = ml.blockMin;
+    let reach = this.reach();
+    let k = this.#me;
+    while (k < n) {
+      if ((k & (MOVE_BLOCK - 1)) === 0 && k + MOVE_BLOCK <= n && mins[k >> MOVE_BLOCK_BITS] > reach) {
+        k += MOVE_BLOCK;
+        continue;
+      }
+      if (from[k] <= reach) {
+        this.move(from[k], ml.diff[k]);
+        reach = this.reach();
+      }
+      k++;
+    }
     this.#me = n;
+  }
+
+  /** The largest offset the node stores (subclasses with more offsets extend it). */
+  protected reach(): number {
+    return this.#s > this.#e ? this.#s : this.#e;
   }
 
   /** Whether moves recorded since the node last took them are waiting (`catchUp`). */
@@ -200,6 +237,10 @@ export class Entry extends Spanned implements Property {
     if (this.#ks >= from) this.#ks += diff;
     if (this.#ke >= from) this.#ke += diff;
     super.move(from, diff);
+  }
+
+  protected override reach(): number {
+    return Math.max(this.#ks, this.#ke, super.reach());
   }
 
   toJSON(): Property {

@@ -78,6 +78,10 @@ class PlainString extends Spanned implements StringNode {
     super.move(from, diff);
   }
 
+  protected override reach(): number {
+    return Math.max(this.#base + this.value.length, super.reach());
+  }
+
   toJSON(): StringNode {
     return { kind: 'string', value: this.value, offsets: this.offsets, range: this.range };
   }
