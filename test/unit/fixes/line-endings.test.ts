@@ -27,8 +27,9 @@ const bareLf = (text: string) => [...text.matchAll(/(?<!\r)\n/g)].map((m) => m.i
 describe('fixes: line endings', () => {
   before(parsersReady);
 
-  it('lineBreakOf reads the line break most lines end in (on a tie, the first one)', () => {
-    assert.equal(lineBreakOf('a\r\nb\nc'), '\r\n');
+  it('lineBreakOf reads the line break most lines end in (a tie is LF)', () => {
+    assert.equal(lineBreakOf('a\r\nb\nc\r\n'), '\r\n');
+    assert.equal(lineBreakOf('a\r\nb\nc'), '\n');
     assert.equal(lineBreakOf('a\nb\r\nc'), '\n');
     assert.equal(lineBreakOf('no break'), '\n');
     assert.equal(lineBreakOf('\nfirst'), '\n');

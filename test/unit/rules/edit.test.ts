@@ -71,16 +71,21 @@ describe('edit helpers', () => {
     });
   }
 
-  it('line breaks: a document with mixed ones is read as VS Code reads it (the majority; a tie goes to the first line\'s)', () => {
+  it('line breaks: a document with mixed ones is read as VS Code reads it (CRLF when more than half start with a CR)', () => {
     // Mostly CRLF, first line LF (the case that got LF fix text), and the other way round.
     assert.equal(lineBreakOf('a\nb\r\nc\r\nd'), '\r\n');
     assert.equal(lineBreakOf('a\r\nb\nc\nd'), '\n');
-    // A tie: the first line's; one break, none, no CR at all.
-    assert.equal(lineBreakOf('a\r\nb\nc'), '\r\n');
+    // A tie is LF, whichever comes first; one break, none, no CR at all.
+    assert.equal(lineBreakOf('a\r\nb\nc'), '\n');
     assert.equal(lineBreakOf('a\nb\r\nc'), '\n');
     assert.equal(lineBreakOf('a\r\n'), '\r\n');
     assert.equal(lineBreakOf('no break'), '\n');
+    // A lone CR is a CR break, as VS Code counts it.
     assert.equal(lineBreakOf('a\nb\nc\r'), '\n');
+    assert.equal(lineBreakOf('a\rb\rc\nd\r\n'), '\r\n');
+    // Asked again for the same text (the answer is kept), then for another.
+    assert.equal(lineBreakOf('a\rb\rc\nd\r\n'), '\r\n');
+    assert.equal(lineBreakOf('a\nb'), '\n');
   });
 
   it('a fix in a CRLF document whose first line ends in LF inserts CRLF line breaks', () => {
