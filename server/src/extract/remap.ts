@@ -193,21 +193,9 @@ function shiftItems(items: Moved['items'], from: number, diff: number): void {
  */
 export function moveSites(sites: readonly RequestSite[], from: number, diff: number): void {
   const logs = new Set<Moves>();
-  const stack: VNode[] = [];
-  for (const s of sites) {
-    stack.push(s.params);
-    if (s.receiverTable) stack.push(s.receiverTable);
-  }
-  while (stack.length) {
-    const v = stack.pop()!;
-    if (v instanceof Spanned && v.lazy) logs.add(v.moves);
-    if (v.kind === 'object')
-      for (const p of v.properties) {
-        if (p instanceof Entry && p.lazy) logs.add(p.moves);
-        stack.push(p.value);
-      }
-    else if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
-  }
+  forCompactNodes(sites, (n) => {
+    if (n.lazy) logs.add(n.moves);
+  });
   for (const m of logs) m.record(from, diff);
   for (const s of sites) shiftSite(s, from, diff);
 }
@@ -217,6 +205,11 @@ export function moveSites(sites: readonly RequestSite[], from: number, diff: num
  * nodes take the moves recorded so far and none after (core/compact.ts `Moves`), as sites no longer moved in place.
  */
 export function freezeSites(sites: readonly RequestSite[]): void {
+  forCompactNodes(sites, (n) => n.freeze());
+}
+
+/** Every compact node (map, entry, unknown, plain string) of the sites' values and receiver tables. */
+function forCompactNodes(sites: readonly RequestSite[], visit: (n: Spanned) => void): void {
   const stack: VNode[] = [];
   for (const s of sites) {
     stack.push(s.params);
@@ -224,10 +217,10 @@ export function freezeSites(sites: readonly RequestSite[]): void {
   }
   while (stack.length) {
     const v = stack.pop()!;
-    if (v instanceof Spanned) v.freeze();
+    if (v instanceof Spanned) visit(v);
     if (v.kind === 'object')
       for (const p of v.properties) {
-        if (p instanceof Entry) p.freeze();
+        if (p instanceof Entry) visit(p);
         stack.push(p.value);
       }
     else if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);

@@ -10,29 +10,12 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DEFAULT_SETTINGS } from '../../../server/src/protocol/settings';
-import { type SiteEntry, type Span, type Window, STRIDE, bounds, currentFindings, currentWindows, loadState, movedAt, sync } from '../../../server/src/rules/incremental';
+import { type SiteEntry, STRIDE, bounds, currentFindings, currentWindows, loadState, movedAt, sync } from '../../../server/src/rules/incremental';
 import type { SiteFinding } from '../../../server/src/rules/types';
 import { DynalintService } from '../../../server/src/service';
 import { fcParameters } from '../../support/fc';
+import { reference } from './window-reference';
 
-/** Window by window, every span in turn: the reference (as in rule-cache.test.ts). */
-function reference(windows: Window[], findings: SiteFinding[], spans: Span[]): { touched: boolean; windows: Window[]; findings: SiteFinding[] } {
-  const ws = windows.map((w) => ({ ...w }));
-  let fs = findings;
-  for (const span of spans) {
-    const diff = span.newEnd - span.oldEnd;
-    if (ws.some((w) => span.start <= w.end && span.oldEnd >= w.start)) return { touched: true, windows: ws, findings: fs };
-    if (diff === 0 || !ws.some((w) => w.start >= span.oldEnd)) continue;
-    for (const w of ws)
-      if (w.start >= span.oldEnd) {
-        w.start += diff;
-        w.end += diff;
-      }
-    const move = (o: number) => (o >= span.oldEnd ? o + diff : o);
-    fs = fs.map((f) => ({ ...f, range: { start: move(f.range.start), end: move(f.range.end) } }));
-  }
-  return { touched: false, windows: ws, findings: fs };
-}
 
 // Windows in up to three clusters far apart (the gaps most edits fall in), some overlapping or repeated.
 const window = fc.tuple(fc.constantFrom(0, 300, 700), fc.nat({ max: 60 }), fc.nat({ max: 40 })).map(([base, start, len]) => ({ start: base + start, end: base + start + len }));

@@ -8,28 +8,11 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { type SiteEntry, type Span, type Window, bounds, currentFindings, currentWindows, moved } from '../../../server/src/rules/incremental';
+import { type SiteEntry, bounds, currentFindings, currentWindows, moved } from '../../../server/src/rules/incremental';
 import type { SiteFinding } from '../../../server/src/rules/types';
 import { fcParameters } from '../../support/fc';
+import { reference } from './window-reference';
 
-/** Window by window, every span in turn: the reference. */
-function reference(windows: Window[], findings: SiteFinding[], spans: Span[]): { touched: boolean; windows: Window[]; findings: SiteFinding[] } {
-  const ws = windows.map((w) => ({ ...w }));
-  let fs = findings;
-  for (const span of spans) {
-    const diff = span.newEnd - span.oldEnd;
-    if (ws.some((w) => span.start <= w.end && span.oldEnd >= w.start)) return { touched: true, windows: ws, findings: fs };
-    if (diff === 0 || !ws.some((w) => w.start >= span.oldEnd)) continue;
-    for (const w of ws)
-      if (w.start >= span.oldEnd) {
-        w.start += diff;
-        w.end += diff;
-      }
-    const move = (o: number) => (o >= span.oldEnd ? o + diff : o);
-    fs = fs.map((f) => ({ ...f, range: { start: move(f.range.start), end: move(f.range.end) } }));
-  }
-  return { touched: false, windows: ws, findings: fs };
-}
 
 const window = fc.tuple(fc.nat({ max: 400 }), fc.nat({ max: 60 })).map(([start, len]) => ({ start, end: start + len }));
 const span = fc.tuple(fc.nat({ max: 500 }), fc.nat({ max: 30 }), fc.nat({ max: 30 })).map(([start, del, ins]) => ({ start, oldEnd: start + del, newEnd: start + ins }));
