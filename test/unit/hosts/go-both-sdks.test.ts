@@ -7,18 +7,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { createDocumentExtractor, ensureParser, extract } from '../../../server/src/extract';
-import { treeParser } from '../../../server/src/extract/treehost';
+import { parsesClean } from './support';
 import { runRules } from '../../../server/src/rules';
 import { applyEdits } from '../../../server/src/rules/edit';
 
-const parsesClean = (text: string) => {
-  const tree = treeParser('go')!.parse(text)!;
-  try {
-    return !tree.rootNode.hasError;
-  } finally {
-    tree.delete();
-  }
-};
 
 const V1_BODY = (dynamodb: string, aws: string) => `&${dynamodb}.UpdateItemInput{
 		TableName:                 ${aws}.String("Posts"),
@@ -95,14 +87,14 @@ describe('go host: a file importing both SDKs', () => {
     const v2Text = v2.edits.map((e) => e.newText).join('\n');
     assert.ok(v1Text.includes('{N: awsv1.String("0")}') && !v1Text.includes('types.'), v1Text);
     assert.ok(v2Text.includes('&types.AttributeValueMemberN{Value: "0"}'), v2Text);
-    for (const fix of [v1, v2]) assert.ok(parsesClean(applyEdits(ALIASED_V1, fix.edits)), fix.title);
+    for (const fix of [v1, v2]) assert.ok(parsesClean('go', applyEdits(ALIASED_V1, fix.edits)), fix.title);
     // v1 under its own names: `aws` is v1's, so the v2 request's insertion has no `aws` of its SDK (no such fix).
     const other = runRules(ALIASED_V2, 'go', extract(ALIASED_V2, 'go').sites).filter((f) => f.ruleId === 'set-without-if-not-exists');
     const inserts = other.map((f) => f.fixes?.find((x) => x.edits.some((e) => e.newText.includes('0'))));
     assert.equal(inserts.length, 2);
     assert.equal(inserts[0], undefined);
     assert.ok(inserts[1]?.edits.some((e) => e.newText.includes('":zero": {N: aws.String("0")}')), JSON.stringify(inserts[1]));
-    assert.ok(parsesClean(applyEdits(ALIASED_V2, inserts[1]!.edits)));
+    assert.ok(parsesClean('go', applyEdits(ALIASED_V2, inserts[1]!.edits)));
   });
 
   it('`aws.String` under an alias of either SDK\'s `aws` package (`awsv1.String("x")`) is its argument', () => {

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { ensureParser, extract, prop } from '../../../server/src/extract';
 import type { StringNode } from '../../../server/src/extract/model';
 import { stringRange } from '../../../server/src/extract/model';
-import { treeParser } from '../../../server/src/extract/treehost';
+import { parsesClean } from './support';
 import { runRules } from '../../../server/src/rules';
 import { applyEdits } from '../../../server/src/rules/edit';
 
@@ -25,14 +25,6 @@ import (
 const lint = (text: string) => {
   const sites = extract(text, 'go').sites;
   return { sites, findings: runRules(text, 'go', sites) };
-};
-const parsesClean = (text: string) => {
-  const tree = treeParser('go')!.parse(text)!;
-  try {
-    return !tree.rootNode.hasError;
-  } finally {
-    tree.delete();
-  }
 };
 
 describe('go host', () => {
@@ -128,7 +120,7 @@ func like(ctx context.Context, c *dynamodb.Client, post, user string) error {
     for (const f of findings)
       for (const fix of f.fixes ?? []) {
         const out = applyEdits(text, fix.edits);
-        assert.ok(parsesClean(out), `${f.ruleId}: ${fix.title}\n${out}`);
+        assert.ok(parsesClean('go', out), `${f.ruleId}: ${fix.title}\n${out}`);
       }
     const guard = findings.find((f) => f.ruleId === 'unguarded-add-in-transaction')!.fixes![0];
     const fixed = applyEdits(text, guard.edits);
@@ -211,7 +203,7 @@ func f() {
 `;
     const { findings } = lint(text);
     assert.ok(findings.some((f) => f.ruleId === 'undefined-name'));
-    for (const f of findings) for (const fix of f.fixes ?? []) assert.ok(parsesClean(applyEdits(text, fix.edits)), fix.title);
+    for (const f of findings) for (const fix of f.fixes ?? []) assert.ok(parsesClean('go', applyEdits(text, fix.edits)), fix.title);
     assert.ok(!findings.some((f) => f.ruleId === 'undefined-name' && f.fixes?.length));
   });
   it('a method on the receiver called with -n is followed with its argument; a helper of another file is not', () => {

@@ -9,21 +9,13 @@ import { join } from 'node:path';
 import { ensureParser, extract, prop } from '../../../server/src/extract';
 import type { StringNode } from '../../../server/src/extract/model';
 import { stringRange } from '../../../server/src/extract/model';
-import { treeParser } from '../../../server/src/extract/treehost';
+import { parsesClean } from './support';
 import { runRules } from '../../../server/src/rules';
 import { applyEdits } from '../../../server/src/rules/edit';
 
 const lint = (text: string) => {
   const sites = extract(text, 'java').sites;
   return { sites, findings: runRules(text, 'java', sites) };
-};
-const parsesClean = (text: string) => {
-  const tree = treeParser('java')!.parse(text)!;
-  try {
-    return !tree.rootNode.hasError;
-  } finally {
-    tree.delete();
-  }
 };
 const wrap = (body: string) => `package x;\n\nimport java.util.*;\nimport software.amazon.awssdk.services.dynamodb.model.*;\n\npublic class Repo {\n    private static final String TABLE = "Social";\n\n    void f(DynamoDbClient ddb, String id) {\n${body}\n    }\n}\n`;
 
@@ -69,7 +61,7 @@ describe('java host', () => {
     assert.ok(ids.includes('add-on-non-number :inc'), ids.join('\n'));
     assert.ok(ids.some((i) => i.startsWith('set-without-if-not-exists')), ids.join('\n'));
     for (const f of findings)
-      for (const fix of f.fixes ?? []) assert.ok(parsesClean(applyEdits(text, fix.edits)), `${f.ruleId}: ${fix.title}`);
+      for (const fix of f.fixes ?? []) assert.ok(parsesClean('java', applyEdits(text, fix.edits)), `${f.ruleId}: ${fix.title}`);
     const guard = findings.find((f) => f.ruleId === 'unguarded-add-in-transaction')!.fixes![0];
     const fixed = applyEdits(text, guard.edits);
     assert.ok(fixed.includes('.conditionExpression("attribute_not_exists(SK)")'), fixed);
