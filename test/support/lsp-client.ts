@@ -78,6 +78,11 @@ export class LspClient {
   readonly linted: LintedParams[] = [];
   /** Times the server asked the client to pull diagnostics again. */
   refreshes = 0;
+  /**
+   * `process.hrtime.bigint()` when the last `didChange` was handed to the connection: after this client updated its own
+   * copy of the text (a bench times didChange -> diagnostics from here, not the test client's bookkeeping before it).
+   */
+  lastChangeSentAt = 0n;
   readonly configurationRequests: (string | undefined)[] = [];
   initializeResult!: InitializeResult;
   private readonly docs = new Map<string, TextDocument>();
@@ -214,6 +219,7 @@ export class LspClient {
     const d = this.doc(uri);
     const next = TextDocument.update(d, changes, d.version + 1);
     this.docs.set(uri, next);
+    this.lastChangeSentAt = process.hrtime.bigint();
     await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: next.version }, contentChanges: changes });
     return next.version;
   }
