@@ -240,6 +240,8 @@ export class RuleCache {
   private reps: (Memo | undefined)[] = [];
   private spareReps: (Memo | undefined)[] = [];
   private taken = new Uint8Array(0);
+  /** The positions a run's hand-out loop visits (see `results`). */
+  private todo = new Int32Array(0);
   /** How many of the last run's sites (distinct) are one of several alternatives (`alternatives`). */
   private alts?: number;
   private oks = new Uint8Array(0);
@@ -385,26 +387,48 @@ export class RuleCache {
     }
     let posOf: Map<RequestSite, number> | undefined;
     let li = 0;
+    // The positions the hand-out loop below must visit (in order): every one but those reused without findings or
+    // shared-source answers (most: they hand out nothing and ask nothing; counted as reused, not visited again).
+    let todo = this.todo;
+    if (todo.length < sites.length) todo = this.todo = new Int32Array(sites.length + (sites.length >> 3));
+    let nt = 0;
+    let quiet = 0;
+    // A run of positions handed back in step with the last run's (`i - runI === p - runP`): their state is moved in
+    // the last run's buffer (`movedAt` there: each of its positions is taken once) and copied over as one block.
+    let runI = 0;
+    let runP = 0;
+    let runN = 0;
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];
       const o = i * STRIDE;
       if (walk && li < last.length && last[li] === site) {
         const p = li++;
         const e = lastEntries[p];
+        const q = p * STRIDE;
         taken[p] = 1;
         kept++;
-        for (let x = 0, q = p * STRIDE; x < STRIDE; x++) st[o + x] = prev[q + x];
         reps[i] = prevReps[p];
-        oks[i] = !allVolatile && !(st[o + S_FL] & F_VOLATILE) && movedAt(st, o, e!, spans) ? 1 : 0;
+        const ok = !allVolatile && !(prev[q + S_FL] & F_VOLATILE) && movedAt(prev, q, e!, spans);
+        oks[i] = ok ? 1 : 0;
         olds[i] = e;
+        if (runN && i === runI + runN && p === runP + runN) runN++;
+        else {
+          if (runN) st.set(prev.subarray(runP * STRIDE, (runP + runN) * STRIDE), runI * STRIDE);
+          runI = i;
+          runP = p;
+          runN = 1;
+        }
+        if (ok && !(prev[q + S_FL] & (F_FINDINGS | F_DEPS))) quiet++;
+        else todo[nt++] = i;
         continue;
       }
       const e = entries.get(site);
+      olds[i] = e;
       if (e === undefined) {
         fresh.push(site);
+        todo[nt++] = i;
         continue;
       }
-      olds[i] = e;
       if (walk) {
         let p = -1;
         for (let ahead = 1; ahead <= 8 && li + ahead < last.length; ahead++)
@@ -427,7 +451,9 @@ export class RuleCache {
           oks[i] = !allVolatile && !(st[o + S_FL] & F_VOLATILE) && movedAt(st, o, e, spans) ? 1 : 0;
         } else {
           // The site came twice: the state of its first position (the entry moved once, its moves applied: each
-          // position's state then has none pending, not to be applied twice).
+          // position's state then has none pending, not to be applied twice). That position's state copied first.
+          if (runN) st.set(prev.subarray(runP * STRIDE, (runP + runN) * STRIDE), runI * STRIDE);
+          runN = 0;
           const j = olds.indexOf(e);
           sync(st, j * STRIDE, e);
           st.copyWithin(o, j * STRIDE, j * STRIDE + STRIDE);
@@ -445,7 +471,10 @@ export class RuleCache {
         reps[i] = e.repeatOf;
         oks[i] = e.ok ? 1 : 0;
       }
+      if (oks[i] && !(st[o + S_FL] & (F_FINDINGS | F_DEPS))) quiet++;
+      else todo[nt++] = i;
     }
+    if (runN) st.set(prev!.subarray(runP * STRIDE, (runP + runN) * STRIDE), runI * STRIDE);
     // The sites of the last run not handed back (dropped at the end of this one).
     const gone: RequestSite[] = [];
     if (entries.size !== kept) {
@@ -634,7 +663,9 @@ export class RuleCache {
       if (entry.repeatOf) lastMemo = entry.repeatOf;
       st[o + S_FL] = allDropped ? st[o + S_FL] | F_DROPPED : st[o + S_FL] & ~F_DROPPED;
     };
-    for (let n = 0; n < sites.length; n++) {
+    stats.reused = quiet;
+    for (let t = 0; t < nt; t++) {
+      const n = todo[t];
       const site = sites[n];
       const old = olds[n];
       // The entry itself is read only when it has findings or shared-source answers (its flags in the state).

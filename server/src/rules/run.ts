@@ -9,7 +9,7 @@ import { lineBreakOf, withLineBreaks } from './edit';
 import type { DropIfToken, Finalize, RuleCache } from './incremental';
 import { UNUSED_SUPPRESSION, applySuppressions } from './suppression';
 import { SharedSource, type TrackedSource, consistentForSharers, sharedSource } from './shared';
-import type { Finding, Rule, RuleFinding, Severity, SeveritySetting, SiteFinding } from './types';
+import type { Finding, Fix, Rule, RuleFinding, Severity, SeveritySetting, SiteFinding } from './types';
 import { unusedSuppression } from './unused-suppression';
 
 export interface RunConfig {
@@ -117,6 +117,14 @@ function dedupe(findings: Finding[]): Finding[] {
   });
 }
 
+/**
+ * A finding with some of its fixes withheld (`withConsistentFixes`), per finding object: the fixes kept and the finding
+ * made of them. The rule cache hands out the same finding objects from lint to lint (never changed once handed out),
+ * so while the same fixes are kept the same finding is handed out again, not built anew (the shapes file's shared
+ * `INCREMENT` finding, its wrap fix withheld, at every keystroke).
+ */
+const withheld = new WeakMap<Finding, { kept: Fix[]; out: Finding }>();
+
 /** Withhold fixes that would edit source shared by several requests for one of them only (see shared.ts). */
 function withConsistentFixes(text: string, sites: RequestSite[], findings: Finding[], tracked?: TrackedSource): Finding[] {
   // Built on first need: only an edit introducing a placeholder asks who else uses the source it edits.
@@ -126,10 +134,15 @@ function withConsistentFixes(text: string, sites: RequestSite[], findings: Findi
     if (!f.fixes?.length) return f;
     const fixes = f.fixes.filter((x) => (tracked ? tracked.consistent(text, x) : consistentForSharers(text, x, index)));
     if (fixes.length === f.fixes.length) return f;
+    const memo = withheld.get(f);
+    if (memo !== undefined && memo.kept.length === fixes.length && memo.kept.every((x, i) => x === fixes[i])) return memo.out;
+    const kept = fixes.slice();
     const rest: Finding = { ...f };
     delete rest.fixes;
     if (fixes.length && !fixes.some((x) => x.preferred)) fixes[0] = { ...fixes[0], preferred: true };
-    return fixes.length ? { ...rest, fixes } : rest;
+    const out = fixes.length ? { ...rest, fixes } : rest;
+    withheld.set(f, { kept, out });
+    return out;
   });
 }
 
@@ -165,6 +178,8 @@ interface Resolved {
   known: Set<string>;
   /** The site rules' severities (and whether configured), as one string: the rule cache keeps findings with them. */
   finalKey: string;
+  /** Whether no two active rules share an id (then neither do a lint's blocks, one per active rule at most). */
+  distinct: boolean;
 }
 
 /** Per site rule of `active` (in order), its index in `active`. */
@@ -193,7 +208,7 @@ const sameRules = (m: Record<string, SeveritySetting> | undefined, copy: [string
 function resolved(rules: readonly Rule[], config: RunConfig): Resolved {
   const last = lastResolved;
   if (last && last.rules.length === rules.length && last.rules.every((r, i) => r === rules[i]) && sameRules(config.fileRules, last.fileRules) && sameRules(config.settingsRules, last.settingsRules)) return last.out;
-  const out: Resolved = { enabled: new Set(), active: [], severities: [], fixed: new Set(), siteRules: [], known: new Set(rules.map((r) => r.id)), finalKey: '' };
+  const out: Resolved = { enabled: new Set(), active: [], severities: [], fixed: new Set(), siteRules: [], known: new Set(rules.map((r) => r.id)), finalKey: '', distinct: false };
   for (const rule of rules) {
     if (rule.id === UNUSED_SUPPRESSION) continue;
     const sev = resolveSeverity(rule, config);
@@ -204,6 +219,7 @@ function resolved(rules: readonly Rule[], config: RunConfig): Resolved {
     if (configured(rule, config)) out.fixed.add(rule.id);
     if (rule.site) out.siteRules.push(rule);
   }
+  out.distinct = new Set(out.active.map((r) => r.id)).size === out.active.length;
   const copy = (m?: Record<string, SeveritySetting>) => (m ? Object.entries(m) : undefined);
   out.finalKey = out.siteRules.map((r) => `${r.id}=${out.severities[out.active.indexOf(r)]}${out.fixed.has(r.id) ? '!' : ''}`).join(',');
   lastResolved = { rules: [...rules], fileRules: copy(config.fileRules), settingsRules: copy(config.settingsRules), out };
@@ -217,7 +233,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   const log = config.log ?? ((m: string) => console.error(m));
   const failure = (id: string, e: unknown) => log(`dynalint: rule ${id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   const timings = config.timings;
-  const { enabled, active, severities, fixed: configuredIds, siteRules: cachedRules, known, finalKey } = resolved(rules, config);
+  const { enabled, active, severities, fixed: configuredIds, siteRules: cachedRules, known, finalKey, distinct } = resolved(rules, config);
   const ctx = { text, sites, tables: config.tables, definitionProblems: config.definitionProblems };
   // Site-local rules through the document's cache: per rule, its findings over the sites (reused or computed), kept
   // by the cache in their final form (severity resolved, `unless` left out: asked of the cache's `finalize` once per
@@ -261,7 +277,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   // The post-steps never drop findings: one that throws withholds the fixes it could not check (never offers them).
   const unchecked = (step: string, e: unknown) => log(`dynalint: ${step} failed, their fixes are withheld: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   let kept: Finding[];
-  if (new Set(blocks.map((b) => b.id)).size === blocks.length) kept = keptOf(blocks);
+  if (distinct || new Set(blocks.map((b) => b.id)).size === blocks.length) kept = keptOf(blocks);
   else {
     const findings: Finding[] = [];
     for (const b of blocks) for (const f of b.list) findings.push(f);
