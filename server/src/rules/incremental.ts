@@ -214,6 +214,11 @@ export interface RuleCacheStats {
    * tokens (`SiteEntry.dropped`).
    */
   unasked: number;
+  /**
+   * Positions the hand-out loop looked at: the sites computed and the reused ones with findings or shared-source
+   * answers (a reused site with neither hands out and asks nothing: counted as reused, not visited).
+   */
+  visited: number;
 }
 
 export class RuleCache {
@@ -226,6 +231,8 @@ export class RuleCache {
   private lastSites?: readonly RequestSite[];
   /** The entry of each of `lastSites`, in order (set once the last run handed them all out). */
   private lastEntries?: (SiteEntry | undefined)[];
+  /** The list of `lastEntries` before the last run's, reused for the next run's. */
+  private spareOlds?: (SiteEntry | undefined)[];
   /** The `dropIf` tokens of the last run, per rule (see `SiteEntry.dropped`). */
   private lastTokens?: unknown[];
   /**
@@ -251,7 +258,7 @@ export class RuleCache {
   private current?: TrackedSource;
   /** About the last `results` run's lists (see `ResultsInfo`). */
   readonly info: ResultsInfo = { sorted: false, fixes: true };
-  readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0, dependent: 0, unasked: 0 };
+  readonly stats: RuleCacheStats = { computed: 0, reused: 0, volatile: 0, dependent: 0, unasked: 0, visited: 0 };
 
   /**
    * The document's text went from `oldText` to `newText` (every text its extractor saw, linted or not), or was
@@ -293,6 +300,7 @@ export class RuleCache {
     this.directives = undefined;
     this.lastSites = undefined;
     this.lastEntries = undefined;
+    this.spareOlds = undefined;
     this.lastTokens = undefined;
     this.state = this.spare = undefined;
     this.reps = [];
@@ -364,7 +372,11 @@ export class RuleCache {
     // The sites come mostly in the order of the last run's: walked side by side with them (their entries and their
     // state in order, no lookup, the entry itself not read unless the edit reached it: `movedAt`); a site out of step is
     // looked up, and the last run's sites skipped to find it again (a few ahead) are the ones that may have gone.
-    const olds: (SiteEntry | undefined)[] = new Array<SiteEntry | undefined>(sites.length);
+    // Each position's entry (every position written below), in the list of the run before last (not allocated anew).
+    let olds = this.spareOlds;
+    this.spareOlds = undefined;
+    if (olds === undefined) olds = new Array<SiteEntry | undefined>(sites.length);
+    else olds.length = sites.length;
     const fresh: RequestSite[] = [];
     let kept = 0;
     const last = this.lastSites;
@@ -664,6 +676,7 @@ export class RuleCache {
       st[o + S_FL] = allDropped ? st[o + S_FL] | F_DROPPED : st[o + S_FL] & ~F_DROPPED;
     };
     stats.reused = quiet;
+    stats.visited = nt;
     for (let t = 0; t < nt; t++) {
       const n = todo[t];
       const site = sites[n];
@@ -742,6 +755,7 @@ export class RuleCache {
     for (const site of gone) entries.delete(site);
     // Each entry now the map's for its site, unless a site came twice (then its map entry may be the other's).
     this.lastEntries = entries.size === sites.length ? olds : undefined;
+    this.spareOlds = lastEntries;
     // Without the entries by position, the next run reads each entry's own fields: the state written back into them.
     if (this.lastEntries === undefined) {
       const done = new Set<SiteEntry>();
