@@ -180,6 +180,10 @@ interface Resolved {
   finalKey: string;
   /** Whether no two active rules share an id (then neither do a lint's blocks, one per active rule at most). */
   distinct: boolean;
+  /** Per site rule of `active`, its index there (`siteRuleIndex`). */
+  siteIndex: number[];
+  /** The severity of unused-suppression findings (the rule's, or its default when `rules` has none). */
+  unusedSeverity: SeveritySetting;
 }
 
 /** Per site rule of `active` (in order), its index in `active`. */
@@ -208,7 +212,7 @@ const sameRules = (m: Record<string, SeveritySetting> | undefined, copy: [string
 function resolved(rules: readonly Rule[], config: RunConfig): Resolved {
   const last = lastResolved;
   if (last && last.rules.length === rules.length && last.rules.every((r, i) => r === rules[i]) && sameRules(config.fileRules, last.fileRules) && sameRules(config.settingsRules, last.settingsRules)) return last.out;
-  const out: Resolved = { enabled: new Set(), active: [], severities: [], fixed: new Set(), siteRules: [], known: new Set(rules.map((r) => r.id)), finalKey: '', distinct: false };
+  const out: Resolved = { enabled: new Set(), active: [], severities: [], fixed: new Set(), siteRules: [], known: new Set(rules.map((r) => r.id)), finalKey: '', distinct: false, siteIndex: [], unusedSeverity: 'off' };
   for (const rule of rules) {
     if (rule.id === UNUSED_SUPPRESSION) continue;
     const sev = resolveSeverity(rule, config);
@@ -220,6 +224,8 @@ function resolved(rules: readonly Rule[], config: RunConfig): Resolved {
     if (rule.site) out.siteRules.push(rule);
   }
   out.distinct = new Set(out.active.map((r) => r.id)).size === out.active.length;
+  out.siteIndex = siteRuleIndex(out.active);
+  out.unusedSeverity = resolveSeverity(rules.find((r) => r.id === UNUSED_SUPPRESSION) ?? unusedSuppression, config);
   const copy = (m?: Record<string, SeveritySetting>) => (m ? Object.entries(m) : undefined);
   out.finalKey = out.siteRules.map((r) => `${r.id}=${out.severities[out.active.indexOf(r)]}${out.fixed.has(r.id) ? '!' : ''}`).join(',');
   lastResolved = { rules: [...rules], fileRules: copy(config.fileRules), settingsRules: copy(config.settingsRules), out };
@@ -233,7 +239,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   const log = config.log ?? ((m: string) => console.error(m));
   const failure = (id: string, e: unknown) => log(`dynalint: rule ${id} failed and was skipped: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   const timings = config.timings;
-  const { enabled, active, severities, fixed: configuredIds, siteRules: cachedRules, known, finalKey, distinct } = resolved(rules, config);
+  const { enabled, active, severities, fixed: configuredIds, siteRules: cachedRules, known, finalKey, distinct, siteIndex: siteRuleIndexes, unusedSeverity } = resolved(rules, config);
   const ctx = { text, sites, tables: config.tables, definitionProblems: config.definitionProblems };
   // Site-local rules through the document's cache: per rule, its findings over the sites (reused or computed), kept
   // by the cache in their final form (severity resolved, `unless` left out: asked of the cache's `finalize` once per
@@ -246,7 +252,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   // What a rule's `dropIf` answers stand for (the same object: the same answers; the cache then asks nothing again).
   const dropToken = (k: number) => (siteRules[k] as Rule & DropIfToken).dropIfToken?.(ctx);
   const severityOf = (i: number, f: RuleFinding): Severity => (configuredIds.has(active[i].id) ? severities[i] : (('severity' in f ? f.severity : undefined) ?? severities[i]));
-  const siteIndex = cache ? siteRuleIndex(active) : [];
+  const siteIndex = cache ? siteRuleIndexes : [];
   const finalize: Finalize = { key: finalKey, apply: (k, f) => finalOf(f, severityOf(siteIndex[k], f)) };
   const perSite = cache && siteRules.length ? cache.results(siteRules, { ...ctx, languageId }, failed, timings, dropIf, finalize, dropToken) : undefined;
   const blocks: Block[] = [];
@@ -308,7 +314,7 @@ export function runRuleSet(rules: readonly Rule[], text: string, languageId: str
   try {
     const r = applySuppressions(text, languageId, kept, known, sites, enabled, cache?.suppressions(text, languageId));
     kept = r.kept;
-    const sev = resolveSeverity(rules.find((r) => r.id === UNUSED_SUPPRESSION) ?? unusedSuppression, config);
+    const sev = unusedSeverity;
     if (sev !== 'off' && r.unused.length) {
       kept = kept.concat(r.unused.map((f) => ({ ...f, severity: sev })));
       sorted = false;
