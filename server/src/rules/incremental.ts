@@ -27,7 +27,10 @@
  * (the lines between a site and a constant at the top it reports on) is applied to those numbers alone; the entry
  * object is read only when the edit reached its windows, or when it hands out findings (`emit`: its windows and
  * findings are then moved, `sync`). Entries without findings, and those whose every finding repeats one handed out
- * before (`repeatOf`, one list shared by equal ones, `allSeen` asked once a run for it), are not read at all.
+ * before (`repeatOf`, one list shared by equal ones, `allSeen` asked once a run for it), are not read at all. The
+ * hand-out loop visits only the positions the first loop listed (`todo`: recomputed or new sites, reused entries with
+ * findings or shared-source answers; `stats.visited`); positions handed back in step with the last run take their
+ * moves in the last run's buffer and are copied over as blocks.
  */
 import type { Range, RequestSite } from '../extract/model';
 import type { Operation } from '../extract/operations';
