@@ -285,6 +285,27 @@ export class UnkNode extends Spanned implements UnknownNode {
   }
 }
 
+/**
+ * An enclosing function (`RequestSite.enclosingFunction`, the TypeScript host) whose `range` is `s..e`, taking its
+ * document's moves when read like the nodes above (issue 11: moving the sites after an edit replaced it with a moved
+ * copy at every edit, one per function after the edit). Shared by the sites of one function, as the plain object is;
+ * never frozen (a site let go holding it gets a plain copy instead: `freezeSites`, extract/remap.ts), since sites still
+ * in use may share it. Serialises like the plain `{ name, range }`.
+ */
+export class FnSpan extends Spanned {
+  constructor(
+    public name: string,
+    s: number,
+    e: number,
+  ) {
+    super(s, e);
+  }
+
+  toJSON(): { name: string; range: Range } {
+    return { name: this.name, range: this.range };
+  }
+}
+
 /** V8 makes a substring this long or longer a slice of its parent (a view that keeps the whole parent alive). */
 const SLICE_MIN = 13;
 /** Longer ones are copied without the string table (V8 hashes a long string by its length only). */
@@ -303,6 +324,11 @@ export function detached(s: string): string {
   const key: Record<string, 0> = { [s]: 0 };
   for (const k in key) return k;
   return s;
+}
+
+/** An enclosing function taking its document's moves when read (the range's numbers are copied). */
+export function fnSpan(name: string, range: Range): FnSpan {
+  return new FnSpan(name, range.start, range.end);
 }
 
 /** A compact unknown value (the range's numbers are copied; `text` detached from the document's text). */

@@ -6,9 +6,76 @@
  * take the document's recorded moves when read (core/compact.ts `Moves`); `shiftSite` moves the rest of a site (its
  * own ranges, plain `Range` objects, offsets arrays, the enclosing function), `gather` lists only that.
  */
-import { ObjectNode, Range, RequestSite, StringNode, UnknownNode, VNode } from './model';
+import type { Api, HostLanguage, ObjectNode, Range, RequestSite, StringNode, UnknownNode, ValueStyle, VNode } from './model';
 import { cloneString, maxOffset, ownCopy, plainBase, shiftPlains, shiftString, stringParts } from '../core/strings';
-import { Entry, Moves, ObjNode, Spanned, UnkNode } from '../core/compact';
+import { Entry, FnSpan, Moves, ObjNode, Spanned, UnkNode } from '../core/compact';
+
+/**
+ * A site whose own ranges (`range`, `nameRange`) are number fields taking its document's moves when read (issue 11,
+ * the TypeScript host, session 10), as its compact nodes do (core/compact.ts `Moves`): with those and its enclosing
+ * function (`FnSpan`) lazy too, most sites after an edit hold nothing to move in place and the unit holding them is not
+ * visited (`shiftSites`). `range` / `nameRange` hand out a fresh `Range` at each read (a caller may keep or change it:
+ * the site does not move with it; compare by value, never by identity) and the setters copy one in. Its other fields
+ * are plain own properties in the order of the literal it replaces; `toJSON` gives that literal (same keys, same
+ * order). A spread copies the own fields, not the ranges: a copy names its `range` and `nameRange` (`forwardCall`,
+ * `ownParts`).
+ */
+export class SiteSpan extends Spanned implements RequestSite {
+  api: Api;
+  apiSource: 'call' | 'inferred';
+  style: ValueStyle;
+  host: HostLanguage;
+  params: ObjectNode;
+  sdk: string;
+  declare enclosingFunction?: RequestSite['enclosingFunction'];
+  declare receiverTable?: RequestSite['receiverTable'];
+  declare branch?: string;
+  declare alternative?: RequestSite['alternative'];
+  declare forwarded?: RequestSite['forwarded'];
+  declare built?: true;
+  #ns: number;
+  #ne: number;
+
+  constructor(api: Api, apiSource: 'call' | 'inferred', style: ValueStyle, host: HostLanguage, range: Range, nameRange: Range, params: ObjectNode, sdk: string) {
+    super(range.start, range.end);
+    this.#ns = nameRange.start;
+    this.#ne = nameRange.end;
+    this.api = api;
+    this.apiSource = apiSource;
+    this.style = style;
+    this.host = host;
+    this.params = params;
+    this.sdk = sdk;
+  }
+
+  get nameRange(): Range {
+    if (this.pending) this.catchUp();
+    return { start: this.#ns, end: this.#ne };
+  }
+
+  set nameRange(r: Range) {
+    if (this.pending) this.catchUp();
+    this.#ns = r.start;
+    this.#ne = r.end;
+  }
+
+  protected override move(from: number, diff: number): void {
+    if (this.#ns >= from) this.#ns += diff;
+    if (this.#ne >= from) this.#ne += diff;
+    super.move(from, diff);
+  }
+
+  protected override reach(): number {
+    return Math.max(this.#ns, this.#ne, super.reach());
+  }
+
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { api: this.api, apiSource: this.apiSource, style: this.style, host: this.host, range: this.range, nameRange: this.nameRange };
+    const own = this as unknown as Record<string, unknown>;
+    for (const k of Object.keys(this)) if (!(k in out)) out[k] = own[k];
+    return out;
+  }
+}
 
 /**
  * What shifting a site moves, gathered on its first shift: every Range object, offsets/ends array and plain string
@@ -46,27 +113,34 @@ export function ownReceiver(r: StringNode | UnknownNode): StringNode | UnknownNo
 }
 
 /** The parts of `Moved.items`, in order (see there). */
-const PARTS = 11;
+const PARTS = 12;
 
 interface Moved {
   params: ObjectNode;
   receiverTable: StringNode | UnknownNode | undefined;
   forwardedFrom: Range | undefined;
-  range: Range;
-  nameRange: Range;
+  /** The site's own range objects (undefined for a `SiteSpan`: its ranges are number fields). */
+  range: Range | undefined;
+  nameRange: Range | undefined;
   /**
    * One list (one header to read per site, the entries side by side): first, for each part k, the index in `items`
    * where part k ends (`PARTS` numbers: no array of its own, which cost ~150 bytes a site); then the parts: the site's
    * own ranges (`range`, `nameRange`, `forwarded.from`), the keys' ranges, the entries', the strings', the objects',
    * the other nodes' (arrays, sets, numbers, unknowns...), the compact entries, maps and unknowns (their ranges are
-   * number fields, core/compact.ts), the offsets/ends arrays, the plain strings.
+   * number fields, core/compact.ts), the offsets/ends arrays, the plain strings, the `SiteSpan`s moved in place.
    */
-  items: (number | Range | number[] | StringNode | Entry | ObjNode | UnkNode)[];
+  items: (number | Range | number[] | StringNode | Entry | ObjNode | UnkNode | SiteSpan)[];
 }
 const moved = new WeakMap<RequestSite, Moved>();
 
 function gather(s: RequestSite): Moved {
-  const forwardedFrom = s.forwarded?.from;
+  const spanned = s instanceof SiteSpan;
+  return { params: s.params, receiverTable: s.receiverTable, forwardedFrom: s.forwarded?.from, range: spanned ? undefined : s.range, nameRange: spanned ? undefined : s.nameRange, items: gatherItems([s]) };
+}
+
+/** What shifting `sites` moves in place, as `Moved.items` (see there): one list for all of them. */
+function gatherItems(sites: readonly RequestSite[]): Moved['items'] {
+  const own: Range[] = [];
   const keys: Range[] = [];
   const entries: Range[] = [];
   const strs: Range[] = [];
@@ -77,8 +151,20 @@ function gather(s: RequestSite): Moved {
   const compactUnknowns: UnkNode[] = [];
   const arrays: number[][] = [];
   const plains: StringNode[] = [];
-  const stack: VNode[] = [s.params];
-  if (s.receiverTable) stack.push(s.receiverTable);
+  const spans: SiteSpan[] = [];
+  const stack: VNode[] = [];
+  for (const s of sites) {
+    // A site whose own ranges are number fields takes its document's moves when read (or is moved by `shift`).
+    if (s instanceof SiteSpan) {
+      if (!s.lazy) spans.push(s);
+    } else {
+      own.push(s.range, s.nameRange);
+    }
+    const forwardedFrom = s.forwarded?.from;
+    if (forwardedFrom) own.push(forwardedFrom);
+    stack.push(s.params);
+    if (s.receiverTable) stack.push(s.receiverTable);
+  }
   while (stack.length) {
     const v = stack.pop()!;
     if (v.kind === 'string') stringParts(v, strs, arrays, plains);
@@ -103,22 +189,25 @@ function gather(s: RequestSite): Moved {
       if (v.kind === 'array' || v.kind === 'set') for (const item of v.items) stack.push(item);
     }
   }
-  const own: Range[] = forwardedFrom ? [s.range, s.nameRange, forwardedFrom] : [s.range, s.nameRange];
-  const parts = [own, keys, entries, strs, objects, leaves, compactEntries, compactObjects, compactUnknowns, arrays, plains];
+  const parts = [own, keys, entries, strs, objects, leaves, compactEntries, compactObjects, compactUnknowns, arrays, plains, spans];
   const ends: number[] = [];
   let at = PARTS;
   for (const part of parts) ends.push((at += part.length));
   // concat: exactly as long as needed (pushing would leave up to a third of spare capacity, kept with the site).
-  const items = (ends as Moved['items']).concat(...parts);
-  return { params: s.params, receiverTable: s.receiverTable, forwardedFrom, range: s.range, nameRange: s.nameRange, items };
+  return (ends as Moved['items']).concat(...parts);
 }
 
 function movedOf(s: RequestSite): Moved {
   const m = moved.get(s);
-  if (m && m.params === s.params && m.receiverTable === s.receiverTable && m.forwardedFrom === s.forwarded?.from && m.range === s.range && m.nameRange === s.nameRange) return m;
+  if (m && m.params === s.params && m.receiverTable === s.receiverTable && m.forwardedFrom === s.forwarded?.from && (m.range === undefined ? s instanceof SiteSpan : m.range === s.range && m.nameRange === s.nameRange)) return m;
   const fresh = gather(s);
   moved.set(s, fresh);
   return fresh;
+}
+
+/** Whether an enclosing function takes its document's moves when read (never replaced by a shift). */
+function lazyFn(fn: NonNullable<RequestSite['enclosingFunction']>): boolean {
+  return fn instanceof FnSpan && fn.lazy;
 }
 
 /**
@@ -133,7 +222,41 @@ export function shiftSite(s: RequestSite, from: number, diff: number): void {
   shiftItems(movedOf(s).items, from, diff);
   // Sites of one function share its enclosingFunction object: replace, never shift it (one replacement per object).
   const fn = s.enclosingFunction;
-  if (fn && (fn.range.start >= from || fn.range.end >= from)) s.enclosingFunction = movedFunction(fn, from, diff);
+  if (fn && !lazyFn(fn) && (fn.range.start >= from || fn.range.end >= from)) s.enclosingFunction = movedFunction(fn, from, diff);
+}
+
+/**
+ * What `shiftSites` moves for one sites array: the items of all its sites in one list (`gatherItems`) and the sites
+ * whose enclosing function is replaced by a shift (a plain one; a `FnSpan` takes the document's moves). Empty for most
+ * units of a TypeScript document: their sites are then not visited at all.
+ */
+interface UnitMoved {
+  items: Moved['items'];
+  fnSites: RequestSite[];
+}
+const unitMoved = new WeakMap<readonly RequestSite[], UnitMoved>();
+
+/**
+ * Shift in place every document offset `>= from` of the sites of one sites array (a unit's: `TsDocument.moveUnits`) by
+ * `diff`, as `shiftSite` on each. What it moves is gathered once per array, not per site, and not checked again: valid
+ * while the array and its sites' `params`, `receiverTable`, `forwarded`, `range` and `nameRange` objects stay those
+ * it was gathered from — a unit's sites array is built whole and replaced, never changed, and nothing assigns those
+ * fields of a site once its extractor handed it out (a re-extracted statement gets new site objects). Only the
+ * enclosing function is replaced (here and by `shiftSite`), read at each shift.
+ */
+export function shiftSites(sites: readonly RequestSite[], from: number, diff: number): void {
+  let m = unitMoved.get(sites);
+  if (!m) {
+    const fnSites: RequestSite[] = [];
+    for (const s of sites) if (s.enclosingFunction && !lazyFn(s.enclosingFunction)) fnSites.push(s);
+    m = { items: gatherItems(sites), fnSites };
+    unitMoved.set(sites, m);
+  }
+  if (m.items.length > PARTS) shiftItems(m.items, from, diff);
+  for (const s of m.fnSites) {
+    const fn = s.enclosingFunction!;
+    if (fn.range.start >= from || fn.range.end >= from) s.enclosingFunction = movedFunction(fn, from, diff);
+  }
 }
 
 /** Move the offsets `movedOf` listed (see `shiftSite`). */
@@ -184,6 +307,9 @@ function shiftItems(items: Moved['items'], from: number, diff: number): void {
     for (let j = 0; j < a.length; j++) if (a[j] >= from) a[j] += diff;
   }
   shiftPlains(items, i, items[10] as number, from, diff);
+  for (i = items[10] as number; i < (items[11] as number); i++) {
+    (items[i] as SiteSpan).shift(from, diff);
+  }
 }
 
 /**
@@ -196,22 +322,34 @@ export function moveSites(sites: readonly RequestSite[], from: number, diff: num
   forCompactNodes(sites, (n) => {
     if (n.lazy) logs.add(n.moves);
   });
+  for (const s of sites) if (s.enclosingFunction instanceof FnSpan && s.enclosingFunction.lazy) logs.add(s.enclosingFunction.moves);
   for (const m of logs) m.record(from, diff);
   for (const s of sites) shiftSite(s, from, diff);
 }
 
 /**
  * Sites their document let go (a re-extracted statement's, a deferred candidate's of the last lint): their compact
- * nodes take the moves recorded so far and none after (core/compact.ts `Moves`), as sites no longer moved in place.
+ * nodes and own ranges take the moves recorded so far and none after (core/compact.ts `Moves`), as sites no longer
+ * moved in place. An enclosing function taking its document's moves (`FnSpan`) may be shared with sites still in use:
+ * it is not frozen, the site gets a plain copy of it as it is now.
  */
 export function freezeSites(sites: readonly RequestSite[]): void {
   forCompactNodes(sites, (n) => n.freeze());
+  for (const s of sites) {
+    const fn = s.enclosingFunction;
+    if (fn && lazyFn(fn)) s.enclosingFunction = { name: fn.name, range: fn.range };
+  }
 }
 
-/** Every compact node (map, entry, unknown, plain string) of the sites' values and receiver tables. */
+/**
+ * Every compact node (map, entry, unknown, plain string) of the sites' values and receiver tables, and the sites and
+ * enclosing functions whose ranges are number fields (`SiteSpan`, `FnSpan`; one shared by several sites is visited once
+ * per site).
+ */
 function forCompactNodes(sites: readonly RequestSite[], visit: (n: Spanned) => void): void {
   const stack: VNode[] = [];
   for (const s of sites) {
+    if (s instanceof SiteSpan) visit(s);
     stack.push(s.params);
     if (s.receiverTable) stack.push(s.receiverTable);
   }

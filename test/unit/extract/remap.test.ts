@@ -161,11 +161,13 @@ describe('extract: shifting sites in place (remap)', () => {
     checkShifts('escapes', sites, text.length, 3);
   });
 
-  it('sites sharing their enclosingFunction object share one moved copy; the shared one is never moved', () => {
+  it('sites sharing a plain enclosingFunction object share one moved copy; the shared one is never moved', () => {
     const text = "export async function f(doc) {\n  await doc.put({ TableName: 'T', Item: { id: 1 } });\n  await doc.delete({ TableName: 'T', Key: { id: 1 } });\n}\n";
     const sites = extract(text, 'typescript').sites;
     assert.equal(sites.length, 2);
-    const shared = sites[0].enclosingFunction!;
+    // A plain one, as the other hosts make (a TypeScript document's takes its moves when read: extract-s10-site-spans).
+    const shared = { name: 'f', range: sites[0].enclosingFunction!.range };
+    sites[0].enclosingFunction = shared;
     sites[1].enclosingFunction = shared;
     const before = { ...shared.range };
     for (const s of sites) shiftSite(s, 0, 3);
