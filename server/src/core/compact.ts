@@ -293,12 +293,21 @@ export class UnkNode extends Spanned implements UnknownNode {
  * in use may share it. Serialises like the plain `{ name, range }`.
  */
 export class FnSpan extends Spanned {
+  /** How far the function's node starts before `range.start` (its leading trivia: arms are counted from there). */
+  readonly #lead: number;
+
   constructor(
     public name: string,
     s: number,
     e: number,
+    lead = 0,
   ) {
     super(s, e);
+    this.#lead = lead;
+  }
+
+  get lead(): number {
+    return this.#lead;
   }
 
   toJSON(): { name: string; range: Range } {
@@ -326,9 +335,9 @@ export function detached(s: string): string {
   return s;
 }
 
-/** An enclosing function taking its document's moves when read (the range's numbers are copied). */
-export function fnSpan(name: string, range: Range): FnSpan {
-  return new FnSpan(name, range.start, range.end);
+/** An enclosing function taking its document's moves when read (the range's numbers are copied; `lead`: see `FnSpan`). */
+export function fnSpan(name: string, range: Range, lead: number): FnSpan {
+  return new FnSpan(name, range.start, range.end, lead);
 }
 
 /** A compact unknown value (the range's numbers are copied; `text` detached from the document's text). */

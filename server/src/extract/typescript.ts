@@ -3,11 +3,11 @@
  * lib-dynamodb), aggregated clients, SDK v2 DynamoDB / DocumentClient, typed inputs, and object literals passed by name.
  */
 import ts from 'typescript';
-import { Api, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop, unreadEntries } from './model';
+import { Api, ArrayNode, HostLanguage, ObjectNode, Property, Range, RequestSite, StringNode, UnknownNode, VNode, ValueStyle, prop, unreadEntries } from './model';
 import { DOC_COMMANDS, DOC_METHODS, LOW_COMMANDS, LOW_METHODS, MAX_PARSE_DEPTH, apiOfTypeName, EXPRESSION_KEYS, flattenDeepNesting, inferApi, shapeApi, dropHeldShapes, inferStyle, looksLikeRequest, markIncomplete, markMutatedLater, mutatedLater } from './infer';
 import { base64DecodedLength, utf8Length } from '../core/dynamodb';
-import { concatStrings, ownCopy } from '../core/strings';
-import { Moves, bornIn, bornInPlace, entry, fnSpan, objectNode, unknownNode, withProperties } from '../core/compact';
+import { concatStrings, ownCopy, plain, plainBase } from '../core/strings';
+import { FnSpan, Moves, bornIn, bornInPlace, entry, fnSpan, objectNode, unknownNode, withProperties, withValue } from '../core/compact';
 import { decodeJs } from './strings';
 import { SiteSpan, freezeSites, maxRef, ownReceiver, shiftSite, shiftSites } from './remap';
 import { MAX_ALTERNATIVES, Op, State, applyAll, cloneTree, flatten, join, oneOf, spreadChoices, valueOf, variants } from '../flow';
@@ -883,16 +883,16 @@ class UnitExtractor {
   private functionOf(n: ts.Node, p: ts.Node | undefined): Fn | undefined {
     let name: ts.Node | undefined;
     if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n)) name = n.name;
-    else if (ts.isConstructorDeclaration(n)) return fnSpan('constructor', this.range(n, this.unit));
+    else if (ts.isConstructorDeclaration(n)) return fnSpan('constructor', this.range(n, this.unit), n.getStart(this.unit.sf) - n.pos);
     else if (ts.isFunctionExpression(n) || ts.isArrowFunction(n)) {
       name = ts.isFunctionExpression(n) ? n.name : undefined;
       if (!name && p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p))) name = p.name;
       // Handlers are often anonymous: `exports.handler = async () => {}`, `router.post('/x', async (req) => {})`.
       const anonymous = !name && p ? this.anonymousName(n, p) : undefined;
-      if (anonymous) return fnSpan(anonymous, this.range(n, this.unit));
+      if (anonymous) return fnSpan(anonymous, this.range(n, this.unit), n.getStart(this.unit.sf) - n.pos);
     } else return undefined;
     if (!name || !(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name))) return undefined;
-    return fnSpan(name.text, this.range(n, this.unit));
+    return fnSpan(name.text, this.range(n, this.unit), n.getStart(this.unit.sf) - n.pos);
   }
 
   private anonymousName(n: ts.Node, p: ts.Node): string | undefined {
@@ -1815,6 +1815,26 @@ function headOf(m: ts.Node, f: { body: ts.Node }, sf: ts.SourceFile): string {
   return `${sf.text.slice(m.getStart(sf), f.body.pos)}\u0000${sf.text.slice(f.body.end, m.end)}`;
 }
 
+/**
+ * A site's `branch` after an edit ending at `from` changed the length by `diff` inside its enclosing function: an arm's
+ * id is its conditional's offset from the function node's start (`pos`, with its leading trivia), an alternative's
+ * (`a<n>`) the site's offset from the function's `range.start`; those at or after `from` move. Undefined for a form it
+ * does not know.
+ */
+function movedArms(branch: string, pos: number, start: number, from: number, diff: number): string | undefined {
+  const segs = branch.split('/');
+  for (let q = 1; q < segs.length; q++) {
+    const m = /^(a?)(\d+):([^/]*)$/.exec(segs[q]);
+    if (!m) return undefined;
+    const n = Number(m[2]);
+    if ((m[1] ? start : pos) + n >= from) segs[q] = `${m[1]}${n + diff}:${m[3]}`;
+  }
+  return segs[0] === '' ? segs.join('/') : undefined;
+}
+
+/** What typing or deleting inside a plain string literal must not touch for `TsDocument.stringEdit` (its tokens change). */
+const UNSAFE_IN_STRING = /['"`\\\r\n\u2028\u2029]/;
+
 /** Wrappers a member's text is parsed in on its own (`TsDocument.memberEdit`). */
 const MEMBER_WRAP = { object: ['({', '\n})'], class: ['class _ {', '\n}'] } as const;
 
@@ -2083,6 +2103,8 @@ export class TsDocument {
   lastReparsed = 0;
   /** Whether the last `update` re-parsed one member of a class body or object literal alone (`memberEdit`). */
   lastMember = false;
+  /** Whether the last `update` only changed the value of one expression string of a member's request (`stringEdit`). */
+  lastString = false;
   /** How many characters the last `update` handed to the parser (tests: a member edit parses the member alone). */
   lastParsedChars = 0;
   /** A stale unit's statement did not parse again (`refresh`): the update is done by a full extraction instead. */
@@ -2142,6 +2164,7 @@ export class TsDocument {
   /** Sites of the new text, given the one span that changed (see `changedSpan`). */
   update(text: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] {
     this.lastMember = false;
+    this.lastString = false;
     this.lastParsedChars = 0;
     this.refreshFailed = false;
     freezeSites(this.lastDeferred);
@@ -2158,6 +2181,7 @@ export class TsDocument {
     if (this.refreshFailed || this.moves.n !== taken) {
       sites = undefined;
       this.lastMember = false;
+      this.lastString = false;
     }
     this.lastWasIncremental = !!sites;
     return sites ?? this.full(text);
@@ -2556,6 +2580,147 @@ export class TsDocument {
     return this.collect();
   }
 
+  /**
+   * An edit strictly inside a plain string literal (quoted, no escapes) that is the value of an expression key
+   * (`UpdateExpression: 'ADD likes :one'`) of exactly one request of a function member (`memberEdit`), typing or deleting
+   * no quote, backslash or line break: the literal's tokens stay the same but for its text, and nothing the extraction
+   * decides reads an expression string's value there (not a shape's, whose expression must read as DynamoDB's; not a
+   * repository helper call's, read by a pattern; not a string any other site holds a copy of: an alternative, a
+   * forwarded request; not inside an unknown value's text; the statement's repository words the same). So the member is
+   * not parsed or extracted again: that request is handed out as a new site (a copy of its tree, the string's value
+   * the new one; the rule cache reads it as changed) and the others are kept, moved like the rest of the document.
+   * Undefined, for `memberEdit` to decide, otherwise.
+   */
+  private stringEdit(k: number, newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
+    const u = this.units[k];
+    const ms = u.members;
+    if (!ms || (ms.kind === 'var' && u.deferred.length)) return undefined;
+    const d0 = u.delta;
+    const m = memberAt(ms.list, span.start - d0);
+    if (!m || span.start <= m.start + d0 || span.oldEnd >= m.end + d0) return undefined;
+    if (UNSAFE_IN_STRING.test(newText.slice(span.start, span.newEnd)) || UNSAFE_IN_STRING.test(this.text.slice(span.start, span.oldEnd))) return undefined;
+    // The string nodes of the statement's sites around the edit: exactly one, an expression key's plain value.
+    let hit: { site: RequestSite; path: number[]; str: StringNode } | undefined;
+    let hits = 0;
+    const path: number[] = [];
+    const visit = (site: RequestSite, v: VNode, key: string | undefined): boolean => {
+      const r = v.range;
+      if (r.end <= span.start || r.start >= span.oldEnd) return true;
+      if (v.kind === 'string') {
+        hits++;
+        const base = plainBase(v);
+        const q = this.text.charCodeAt(r.start);
+        if (key === undefined || !EXPRESSION_KEYS.has(key) || base !== r.start + 1 || v.value.length !== r.end - r.start - 2 || (q !== 0x27 && q !== 0x22)) return false;
+        if (span.start < base || span.oldEnd > r.end - 1) return false;
+        hit = { site, path: [...path], str: v };
+        return true;
+      }
+      if (v.kind === 'object') {
+        for (let q = 0; q < v.properties.length; q++) {
+          path.push(q);
+          const ok = visit(site, v.properties[q].value, v.properties[q].key);
+          path.pop();
+          if (!ok) return false;
+        }
+        return true;
+      }
+      if (v.kind === 'array' || v.kind === 'set') {
+        for (let q = 0; q < v.items.length; q++) {
+          path.push(q);
+          const ok = visit(site, v.items[q], undefined);
+          path.pop();
+          if (!ok) return false;
+        }
+        return true;
+      }
+      // An unknown value (its text), a number, a boolean around the edit: its source changes.
+      return false;
+    };
+    // Every site of the statement: a copy of the string (a forwarded request's tree) sits elsewhere than its call.
+    for (const site of u.sites) {
+      if (!visit(site, site.params, undefined)) return undefined;
+      if (site.receiverTable && !visit(site, site.receiverTable, undefined)) return undefined;
+    }
+    const found = hit as { site: RequestSite; path: number[]; str: StringNode } | undefined;
+    if (hits !== 1 || !found) return undefined;
+    const old = found.site;
+    if (shapeSites.has(old) || old.alternative || old.forwarded || !(old instanceof SiteSpan)) return undefined;
+    if (ms.kind === 'var') for (let q = 0; q < this.units.length; q++) if (q !== k && this.units[q].deps.has(u)) return undefined;
+    const diff = span.newEnd - span.oldEnd;
+    const stmtStart = u.pos + d0;
+    const stmtEnd = u.end + d0 + diff;
+    if (DAO_WORDS.test(newText.slice(stmtStart, stmtEnd)) !== ms.dao) return undefined;
+    // A helper this member defines is called by another part of the statement (its requests are copied there).
+    const defined = new Set(m.fns.map((e) => e.key));
+    if (defined.size) for (const p of [ms.rest, ...ms.list]) if (p !== m) for (const c of p.calls) if (defined.has(`${c.method ? 'm' : 'f'}:${c.name}`)) return undefined;
+    // Arms (`branch`) are numbered by their offset in the enclosing function: those after the edit, in a function
+    // holding it, change with its length (a forwarded copy's also count in its helper: not read here).
+    const arms: { site: RequestSite; branch: string }[] = [];
+    if (diff !== 0)
+      for (const s of u.sites) {
+        if (!s.branch) continue;
+        const fn = s.enclosingFunction;
+        if (!fn) continue;
+        const fr = fn.range;
+        if (fr.end < span.oldEnd || fr.start > span.start) continue;
+        if (s.forwarded?.from || !(fn instanceof FnSpan)) return undefined;
+        const branch = movedArms(s.branch, fr.start - fn.lead, fr.start, span.oldEnd, diff);
+        if (branch === undefined) return undefined;
+        if (branch !== s.branch) arms.push({ site: s, branch });
+      }
+
+    // Commit. The new site, a copy of the old one made in the text before the edit (born before its move: it takes it
+    // like every node of the document; its plain parts are moved in place below).
+    const base = plainBase(found.str)!;
+    const strEnd = found.str.range.end;
+    const taken = this.moves.n + (diff !== 0 ? 1 : 0);
+    bornIn(this.moves, this.moves.n);
+    let site: SiteSpan;
+    try {
+      site = new SiteSpan(old.api, old.apiSource, old.style, old.host, old.range, old.nameRange, cloneTree(old.params) as ObjectNode, old.sdk);
+    } finally {
+      bornIn(this.moves, taken);
+    }
+    const own = old as unknown as Record<string, unknown>;
+    const fields = site as unknown as Record<string, unknown>;
+    for (const key of Object.keys(old)) if (!(key in fields)) fields[key] = own[key];
+    for (const a of arms) (a.site === old ? site : a.site).branch = a.branch;
+    const kept: RequestSite[] = [];
+    for (const s of u.sites) kept.push(s === old ? site : s);
+    freezeSites([old]);
+    // The rest of the document moves (this statement's sites take the recorded move; their plain parts here).
+    this.moveUnits(k, k, span.oldEnd, diff);
+    this.text = newText;
+    if (diff !== 0) for (const s of kept) shiftSite(s, span.oldEnd, diff);
+    // The string, in the new text's offsets: its first char stays where it was, its end moves.
+    let at: VNode = site.params;
+    for (let q = 0; q < found.path.length - 1; q++) at = at.kind === 'object' ? at.properties[found.path[q]].value : (at as ArrayNode).items[found.path[q]];
+    const holder = at as ObjectNode;
+    const last = found.path[found.path.length - 1];
+    const end = strEnd + diff;
+    holder.properties[last] = withValue(holder.properties[last], plain(newText.slice(base, end - 1), base, { start: base - 1, end }));
+    u.sites = kept;
+    if (u.maxRef >= span.oldEnd) u.maxRef += diff;
+    u.maxRef = Math.max(u.maxRef, maxRef([site]));
+    // Records in unit coordinates after the edit move by its length change.
+    const t = span.oldEnd - d0;
+    if (diff !== 0) {
+      for (const p of [ms.rest, ...ms.list]) shiftPart(p, t, diff);
+      for (const o of ms.list) {
+        if (o.pos >= t) o.pos += diff;
+        if (o.end >= t) o.end += diff;
+        if (o.start >= t) o.start += diff;
+      }
+      for (const d of ms.declsAt) if (d.at >= t) d.at += diff;
+      u.end += diff;
+    }
+    if (ms.kind === 'var') u.stale = true;
+    this.lastReparsed = 0;
+    this.lastMember = true;
+    this.lastString = true;
+    return this.collect();
+  }
+
   private incremental(newText: string, span: { start: number; oldEnd: number; newEnd: number }): RequestSite[] | undefined {
     const units = this.units;
     const n = units.length;
@@ -2566,7 +2731,7 @@ export class TsDocument {
     let j = i;
     while (j + 1 < n && start(units[j + 1]) <= span.oldEnd) j++;
     if (i === j) {
-      const sites = this.memberEdit(i, newText, span);
+      const sites = this.stringEdit(i, newText, span) ?? this.memberEdit(i, newText, span);
       if (sites) return sites;
     }
     // In a statement holding a parse error, the parse of the region alone may differ from the document's; after one,
