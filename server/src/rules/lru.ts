@@ -4,19 +4,29 @@
  * bound is not kept at all.
  */
 export class Lru<K, V> {
-  private readonly map = new Map<K, { value: V; weight: number }>();
+  private readonly map = new Map<K, { value: V; weight: number; at: number }>();
   private total = 0;
+  /** Entries inserted so far: an entry's `at` is the count when it was last (re)inserted. */
+  private clock = 0;
 
   constructor(
     private readonly maxWeight: number,
     private readonly weigh: (key: K, value: V) => number = () => 1,
   ) {}
 
+  /**
+   * The value of `key`, made most recently used. An entry (re)inserted fewer than half the held entries ago is in the
+   * newer half of the order already and is left where it is (a hit costs one lookup, not three): the order is then
+   * least recently used within half the entries, which only decides which entries a full cache forgets first.
+   */
   get(key: K): V | undefined {
     const e = this.map.get(key);
     if (e === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, e);
+    if (this.clock - e.at >= this.map.size >> 1) {
+      this.map.delete(key);
+      this.map.set(key, e);
+      e.at = this.clock++;
+    }
     return e.value;
   }
 
@@ -24,7 +34,7 @@ export class Lru<K, V> {
     this.remove(key);
     const weight = this.weigh(key, value);
     if (weight > this.maxWeight) return;
-    this.map.set(key, { value, weight });
+    this.map.set(key, { value, weight, at: this.clock++ });
     this.total += weight;
     while (this.total > this.maxWeight) this.remove(this.map.keys().next().value as K);
   }
