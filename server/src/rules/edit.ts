@@ -103,6 +103,8 @@ function firstQuote(text: string, node: VNode): '"' | "'" | undefined {
 /** Escape text for insertion inside an existing string literal of the host (whatever its quote). */
 export function escapeInString(host: SourceLanguage, s: string): string {
   if (host === 'json') return JSON.stringify(s).slice(1, -1);
+  // Most texts (a placeholder, `if_not_exists(`, an attribute name) hold nothing any host escapes: as they are.
+  if (!NEEDS_ESCAPE.test(s)) return s;
   // Go and Java: `\'` is not an escape in a Go string, a backquote needs none.
   if (host === 'go' || host === 'java') return s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t').replace(/"/g, '\\"');
   let out = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/'/g, "\\'").replace(/"/g, '\\"');
@@ -110,10 +112,14 @@ export function escapeInString(host: SourceLanguage, s: string): string {
   return out;
 }
 
+/** A character `escapeInString` escapes for some host other than JSON (`$` for `${`). */
+const NEEDS_ESCAPE = /[\\\n\r\t'"`$]/;
+
 /** A complete string literal in the host's syntax. */
 export function stringLiteral(syn: HostSyntax, s: string): string {
   if (syn.host === 'json' || syn.host === 'yaml') return JSON.stringify(s);
   if (syn.host === 'go' || syn.host === 'java') return `"${escapeInString(syn.host, s)}"`;
+  if (!NEEDS_ESCAPE.test(s)) return syn.quote + s + syn.quote;
   const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').split(syn.quote).join('\\' + syn.quote);
   return syn.quote + body + syn.quote;
 }
