@@ -169,13 +169,16 @@ export function stringRange(node: StringNode, a: number, b: number): Range {
   return { start: node.offsets[s], end: e > s ? (node.ends ? node.ends[e - 1] : node.offsets[e]) : node.offsets[s] };
 }
 
+/** The type keys of a low-level attribute value (`{N: "1"}`). */
+const TYPE_KEYS: ReadonlySet<string> = new Set<AttrType>(['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS']);
+
 /** DynamoDB attribute value type of a value node in the given style, or 'unknown'. */
 export function attrType(node: VNode | undefined, style: ValueStyle): AttrType {
   if (!node) return 'unknown';
   if (style === 'low-level') {
     if (node.kind !== 'object' || node.properties.length !== 1) return 'unknown';
     const k = node.properties[0].key;
-    return (['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS'] as const).find((t) => t === k) ?? 'unknown';
+    return TYPE_KEYS.has(k) ? (k as AttrType) : 'unknown';
   }
   switch (node.kind) {
     case 'string':

@@ -5,7 +5,7 @@
  * resolved constants) and attach the issue-8 fixes.
  */
 import { operations } from './analysis';
-import { AttrType, Range, RequestSite, StringNode, VNode, ValueStyle, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
+import { AttrType, ObjectNode, Property, Range, RequestSite, StringNode, VNode, ValueStyle, attrType, prop, propEntry, scalarText, stringRange } from '../extract/model';
 import type { Operation, OperationKind } from '../extract/operations';
 import { EXPRESSION_FIELDS, EXPRESSION_FINDINGS, ExpressionField, ExpressionFinding, ExpressionRequest, FindingLocation, RequestOperation, ValueInfo, validateRequest } from '../expression';
 import { LEGACY_PARAMETERS } from '../expression/api';
@@ -89,12 +89,30 @@ export function valueInfo(node: VNode, style: ValueStyle): ValueInfo {
 }
 
 /** The literal attributes of a Put's Item (an incomplete Item still has its known attributes checked). */
-function itemInfo(op: Operation): Record<string, ValueInfo> | undefined {
-  const item = op.kind === 'Put' ? prop(op.params, 'Item') : undefined;
-  if (item?.kind !== 'object' || !item.properties.length) return undefined;
+function itemInfo(op: Operation, item: VNode | undefined): Record<string, ValueInfo> | undefined {
+  if (op.kind !== 'Put' || item?.kind !== 'object' || !item.properties.length) return undefined;
   const out: Record<string, ValueInfo> = {};
   for (const e of item.properties) out[e.key] = valueInfo(e.value, op.site.style);
   return out;
+}
+
+/** The request keys `buildRequest` reads besides the expressions. */
+type ReadKey = ExpressionField | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'Item' | 'Select' | 'Key' | 'IndexName';
+const READ_KEYS: ReadonlySet<string> = new Set<string>([...EXPRESSION_KEYS, 'ExpressionAttributeNames', 'ExpressionAttributeValues', 'Item', 'Select', 'Key', 'IndexName']);
+const LEGACY_KEYS: ReadonlySet<string> = new Set<string>(LEGACY_PARAMETERS);
+
+/**
+ * The entries of the request keys `buildRequest` reads, each the last of its key (as `prop` reads them), in one pass
+ * over the parameters instead of a scan per key; `legacy` when a legacy parameter is there at all.
+ */
+function readEntries(p: ObjectNode): { at: Map<ReadKey, Property>; legacy: boolean } {
+  const at = new Map<ReadKey, Property>();
+  let legacy = false;
+  for (const e of p.properties) {
+    if (READ_KEYS.has(e.key)) at.set(e.key as ReadKey, e);
+    else if (LEGACY_KEYS.has(e.key)) legacy = true;
+  }
+  return { at, legacy };
 }
 
 /** The validator's input for one operation, or undefined when it has nothing to validate. */
@@ -102,41 +120,47 @@ export function buildRequest(op: Operation): ExpressionRequest | undefined {
   const operation = op.kind === 'Get' && op.transactional ? 'TransactGetItems' : OPERATION[op.kind];
   if (!operation) return undefined;
   const p = op.params;
+  const { at, legacy: anyLegacy } = readEntries(p);
   const expressions: ExpressionRequest['expressions'] = {};
+  let anyExpression = false;
   const unknownExpressions: ExpressionField[] = [];
   for (const field of EXPRESSION_KEYS) {
-    const node = prop(p, field);
+    const node = at.get(field)?.value;
     if (!node) {
       // A spread (`...base`, `**kw`) may carry any expression.
       if (!p.complete) unknownExpressions.push(field);
       continue;
     }
-    if (node.kind === 'string') expressions[field] = node.value;
-    else unknownExpressions.push(field);
+    if (node.kind === 'string') {
+      expressions[field] = node.value;
+      anyExpression = true;
+    } else unknownExpressions.push(field);
   }
-  const namesNode = propEntry(p, 'ExpressionAttributeNames');
-  const valuesNode = propEntry(p, 'ExpressionAttributeValues');
-  const item = itemInfo(op);
+  const namesNode = at.get('ExpressionAttributeNames');
+  const valuesNode = at.get('ExpressionAttributeValues');
+  const itemNode = at.get('Item')?.value;
+  const item = itemInfo(op, itemNode);
   // Request-level parameters: legacy ones set to a literal (a variable may be undefined), Select, IndexName.
-  const legacy = LEGACY_PARAMETERS.filter((l) => {
-    const v = prop(p, l);
-    return v !== undefined && v.kind !== 'unknown' && v.kind !== 'null';
-  });
-  const select = prop(p, 'Select');
-  const keyNode = prop(p, 'Key');
+  const legacy = anyLegacy
+    ? LEGACY_PARAMETERS.filter((l) => {
+        const v = prop(p, l);
+        return v !== undefined && v.kind !== 'unknown' && v.kind !== 'null';
+      })
+    : [];
+  const select = at.get('Select')?.value;
+  const keyNode = at.get('Key')?.value;
   const keyValues = op.site.style === 'low-level' && keyNode?.kind === 'object' ? keyNode.properties.map((e) => [e.key, valueInfo(e.value, op.site.style)] as const) : [];
   const badKey = keyValues.some(([, v]) => v.malformed);
-  if (!Object.keys(expressions).length && !namesNode && !valuesNode && !item && !legacy.length && select?.kind !== 'string' && !badKey) return undefined;
+  if (!anyExpression && !namesNode && !valuesNode && !item && !legacy.length && select?.kind !== 'string' && !badKey) return undefined;
   const request: ExpressionRequest = { operation, expressions };
   if (item) request.item = item;
   if (op.kind === 'Put') {
-    const itemNode = prop(p, 'Item');
     if (itemNode?.kind === 'object' && itemNode.complete) request.itemBytes = itemSize(itemNode, op.site.style).bytes;
   }
   if (badKey) request.key = Object.fromEntries(keyValues);
   if (legacy.length) request.legacy = legacy;
   if (select?.kind === 'string') request.select = select.value;
-  const index = propEntry(p, 'IndexName');
+  const index = at.get('IndexName');
   if (index ? index.value.kind !== 'unknown' : p.complete) request.indexName = !!index;
   request.complete = p.complete;
   if (unknownExpressions.length) request.unknownExpressions = unknownExpressions;
@@ -160,7 +184,7 @@ export function buildRequest(op: Operation): ExpressionRequest | undefined {
     request.names ??= { map: {}, complete: false };
     request.values ??= { map: {}, complete: false };
   }
-  const key = prop(p, 'Key');
+  const key = keyNode;
   // What a Key means for the expressions (key updates, key conditions) depends on the operation.
   if (key?.kind === 'object' && key.complete && key.properties.length && op.kind !== 'Unknown') {
     const all = key.properties.map((e) => e.key);
