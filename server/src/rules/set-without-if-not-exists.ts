@@ -4,7 +4,7 @@ import type { SetAction } from '../expression/ast';
 import {
   CounterAction, UpdateInfo, actionText, conditionOf, counterActions, keyPattern, moveAction, namesOf, operations, patternsMeet, requiredAttributes, spanRange, tableId, updateOf,
 } from './analysis';
-import { hostSyntax, rewriteString } from './edit';
+import { type HostSyntax, rewriteString } from './edit';
 import { ActionEditor, fixableSite } from './fixes';
 import { type DropIfToken, siteChange } from './incremental';
 import { DOCS_BASE, Fix, Rule, SiteFinding } from './types';
@@ -36,10 +36,9 @@ function existingZero(op: Operation): string | undefined {
   return m.properties.find((p) => attrType(p.value, op.site.style) === 'N' && Number(scalarText(p.value, op.site.style)) === 0)?.key;
 }
 
-function wrapFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction): Fix | undefined {
+function wrapFix(ed: ActionEditor, op: Operation, upd: UpdateInfo, c: CounterAction): Fix | undefined {
   const read = c.read!;
   const readText = upd.node.value.slice(read.start, read.end);
-  const ed = new ActionEditor(text, op.site, op.params);
   const zero = existingZero(op) ?? ed.addNumber(':zero', '0');
   ed.edit(upd.node, read.start, 'if_not_exists(');
   ed.edit(upd.node, read.end, `, ${zero})`);
@@ -49,13 +48,14 @@ function wrapFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction)
   return { title: intern(`Wrap ${readText} in if_not_exists(${readText}, ${zero})`), edits, safe: true, preferred: true };
 }
 
-function addFix(text: string, op: Operation, upd: UpdateInfo, c: CounterAction): Fix | undefined {
+/** `syn`: the request's host syntax (`hostSyntax(text, op.site)`, as the wrap fix's editor read it). */
+function addFix(text: string, syn: HostSyntax, upd: UpdateInfo, c: CounterAction): Fix | undefined {
   const action = c.action as SetAction;
   if (c.op !== '+' || !c.delta || action.path.elements.length !== 1) return undefined;
   const v = upd.node.value;
   const addText = `${v.slice(action.path.start, action.path.end)} ${c.delta.name}`;
   const next = moveAction(v, upd.ast.clauses, action, 'ADD', addText);
-  const edit = rewriteString(text, hostSyntax(text, op.site), upd.node, next);
+  const edit = rewriteString(text, syn, upd.node, next);
   edit.newText = intern(edit.newText);
   return { title: intern(`Rewrite as ADD ${addText}`), edits: [edit], safe: false };
 }
@@ -370,7 +370,14 @@ function checkSite(text: string, site: RequestSite, seen?: Set<string>, created?
       const key = `${range.start}:${range.end}:${message}`;
       if (seen?.has(key)) continue;
       seen?.add(key);
-      const fixes = fixableSite(op.site) ? [wrapFix(text, op, upd, c), addFix(text, op, upd, c)].filter((f): f is Fix => !!f) : [];
+      const fixes: Fix[] = [];
+      if (fixableSite(op.site)) {
+        const ed = new ActionEditor(text, op.site, op.params);
+        const wrap = wrapFix(ed, op, upd, c);
+        const add = addFix(text, ed.syn, upd, c);
+        if (wrap) fixes.push(wrap);
+        if (add) fixes.push(add);
+      }
       out.push({ ruleId: id, message, range, fixes, ...(itemMustExist ? { severity: 'info' as const } : {}), ...(item && !created ? { unless: item } : {}) });
     }
   }
