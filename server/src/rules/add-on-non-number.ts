@@ -3,10 +3,11 @@ import type { Operation } from '../extract/operations';
 
 import type { ValueRefNode } from '../expression/ast';
 import { numberProblem } from '../expression/numbers';
-import { spanRange, unwrap, updateOf, valueEntry, valueFacts, operations } from './analysis';
+import { spanRange, unwrap, valueEntry, valueFacts, operations } from './analysis';
 import { ActionEditor } from './fixes';
 import { attributeTypeEdit } from './edit';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
+import { updateReads } from './update-reads';
 
 const id = 'add-on-non-number';
 type Out = Omit<Finding, 'severity'>;
@@ -54,7 +55,7 @@ function checkSite(text: string, site: RequestSite): Out[] {
   const out: Out[] = [];
   for (const op of operations(site)) {
     if (op.kind !== 'Update') continue;
-    const upd = updateOf(op.params);
+    const upd = updateReads(op)?.upd;
     if (!upd) continue;
     for (const clause of upd.ast.clauses) {
       for (const a of clause.actions) {

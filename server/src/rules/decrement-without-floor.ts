@@ -1,10 +1,11 @@
 import { RequestSite } from '../extract/model';
 
 import {
-  CounterAction, UpdateInfo, actionText, conditionOf, conditionPaths, counterActions, namesOf, operations, pathKey, requiredAttributes, spanRange, updateOf, valueFacts,
+  CounterAction, UpdateInfo, actionText, conditionPaths, operations, pathKey, requiredAttributes, spanRange, valueFacts,
 } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
+import { updateReads } from './update-reads';
 
 const id = 'decrement-without-floor';
 
@@ -27,11 +28,12 @@ function floorFix(text: string, site: RequestSite, upd: UpdateInfo, c: CounterAc
 function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[] {
   if (site.api !== 'UpdateItem') return [];
   const op = operations(site)[0];
-  const upd = updateOf(op.params);
-  if (!upd) return [];
-  const cond = conditionOf(op.params);
+  const reads = updateReads(op);
+  if (!reads) return [];
+  const upd = reads.upd;
+  const cond = reads.condition();
   if (cond.state === 'unknown') return [];
-  const names = namesOf(op.params);
+  const names = reads.namesMap();
   const floored = new Set(cond.state === 'parsed' ? conditionPaths(cond.ast, true).map((p) => pathKey(p, names)) : []);
   // A guarded removal implies the floor: the condition needs what the update removes (`attribute_exists(likedBy.#u)`
   // with `REMOVE likedBy.#u`, `contains(likers, :u)` with `DELETE likers :uSet`), so each decrement takes away one
@@ -41,7 +43,8 @@ function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[]
     const removes = upd.ast.clauses.some((cl) => cl.actions.some((a) => (a.type === 'REMOVE' || a.type === 'DELETE') && required.has(pathKey(a.path, names))));
     if (removes) return [];
   }
-  return counterActions(op, upd)
+  return reads
+    .counterActions()
     .filter((c) => c.direction === -1 && !floored.has(c.key))
     .map((c) => {
       const fix = floorFix(text, site, upd, c);

@@ -1,10 +1,11 @@
 import { RequestSite } from '../extract/model';
 import type { Operation } from '../extract/operations';
 
-import { CounterAction, UpdateInfo, actionText, conditionOf, counterActions, moveAction, operations, replayOf, spanRange, updateOf, valueFacts } from './analysis';
+import { CounterAction, UpdateInfo, actionText, moveAction, operations, replayOf, spanRange, valueFacts } from './analysis';
 import { rewriteString, writesVariables } from './edit';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Fix, Rule } from './types';
+import { updateReads } from './update-reads';
 
 const id = 'non-idempotent-counter';
 
@@ -45,13 +46,14 @@ function conditionalFix(text: string, op: Operation, upd: UpdateInfo, c: Counter
 function checkSite(text: string, site: RequestSite): Omit<Finding, 'severity'>[] {
   if (site.api !== 'UpdateItem') return [];
   const op = operations(site)[0];
-  const upd = updateOf(op.params);
-  if (!upd) return [];
+  const reads = updateReads(op);
+  if (!reads) return [];
+  const upd = reads.upd;
   // A condition the update itself falsifies (`#v = :seen` with `SET #v = :next`, `likeTally = :seen` with ADD) makes a
   // retry fail; one that still holds the second time (a floor, attribute_exists(PK)) does not. Unknown: silent.
   if (replayOf(op).verdict !== 'passes') return [];
-  const cond = conditionOf(op.params);
-  const counters = counterActions(op, upd);
+  const cond = reads.condition();
+  const counters = reads.counterActions();
   return counters.map((c) => {
     const name = upd.node.value.slice(c.action.path.start, c.action.path.end);
     const fix = counters.length === 1 ? conditionalFix(text, op, upd, c) : undefined;

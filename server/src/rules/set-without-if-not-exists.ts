@@ -2,12 +2,13 @@ import { ObjectNode, RequestSite, VNode, attrType, prop, scalarText } from '../e
 import type { Operation } from '../extract/operations';
 import type { SetAction } from '../expression/ast';
 import {
-  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, keyPattern, moveAction, namesOf, operations, patternsMeet, requiredAttributes, spanRange, tableId, updateOf,
+  CounterAction, UpdateInfo, actionText, keyPattern, moveAction, operations, patternsMeet, requiredAttributes, spanRange, tableId,
 } from './analysis';
 import { type HostSyntax, rewriteString } from './edit';
 import { ActionEditor, fixableSite } from './fixes';
 import { type DropIfToken, siteChange } from './incremental';
 import { DOCS_BASE, Fix, Rule, SiteFinding } from './types';
+import { updateReads } from './update-reads';
 
 const id = 'set-without-if-not-exists';
 type Out = SiteFinding;
@@ -345,13 +346,14 @@ function checkSite(text: string, site: RequestSite, seen?: Set<string>, created?
   const out: Out[] = [];
   for (const op of operations(site)) {
     if (op.kind !== 'Update') continue;
-    const upd = updateOf(op.params);
-    if (!upd) continue;
+    const reads = updateReads(op);
+    if (!reads) continue;
+    const upd = reads.upd;
     // A condition that needs the counter fails first (ConditionalCheckFailedException), so the update never reads it.
-    const cond = conditionOf(op.params);
+    const cond = reads.condition();
     if (cond.state === 'unknown') continue;
-    const required: ReadonlySet<string> = cond.state === 'parsed' ? requiredAttributes(cond.ast, namesOf(op.params)) : NONE_REQUIRED;
-    for (const c of counterActions(op, upd)) {
+    const required: ReadonlySet<string> = cond.state === 'parsed' ? requiredAttributes(cond.ast, reads.namesMap()) : NONE_REQUIRED;
+    for (const c of reads.counterActions()) {
       if (c.form !== 'set' || c.read?.type !== 'path' || required.has(c.key)) continue;
       // The document creates the item with the counter set: it cannot be missing.
       const item = counterItem(text, op, c.key);

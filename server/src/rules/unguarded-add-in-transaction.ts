@@ -1,10 +1,11 @@
 import { Property, RequestSite, prop, propEntry } from '../extract/model';
 import type { Operation } from '../extract/operations';
 import {
-  CounterAction, UpdateInfo, actionText, conditionOf, counterActions, guardedAttributes, keyNames, keyValueText, namesOf, operations, replayOf, spanRange, tableId, transactionOf, updateOf, valueFacts,
+  CounterAction, UpdateInfo, actionText, conditionOf, guardedAttributes, keyNames, keyValueText, namesOf, operations, replayOf, spanRange, tableId, transactionOf, valueFacts,
 } from './analysis';
 import { ActionEditor } from './fixes';
 import { DOCS_BASE, Finding, Rule, Severity } from './types';
+import { updateReads } from './update-reads';
 
 const id = 'unguarded-add-in-transaction';
 type Out = Omit<Finding, 'severity'> & { severity?: Severity };
@@ -91,8 +92,8 @@ function checkSite(text: string, site: RequestSite): Out[] {
   const counters: Counter[] = [];
   for (const op of ops) {
     if (op.kind !== 'Update') continue;
-    const upd = updateOf(op.params);
-    if (upd) for (const c of counterActions(op, upd)) counters.push({ op, c, upd });
+    const reads = updateReads(op);
+    if (reads) for (const c of reads.counterActions()) counters.push({ op, c, upd: reads.upd });
   }
   if (!counters.length) return [];
   // Actions the extractor could not read (`{ Put: putAction }`, a helper call, a spread of a variable) may be the
