@@ -2603,11 +2603,17 @@ export class TsDocument {
     let hit: { site: RequestSite; path: number[]; str: StringNode } | undefined;
     let hits = 0;
     const path: number[] = [];
-    const visit = (site: RequestSite, v: VNode, key: string | undefined): boolean => {
+    // Every node of every site is looked at: a tree's children need not lie inside its range (data flow: a spread, a
+    // named literal), and a joined string's characters (`offsets`) may come from the edited literal. The hit itself
+    // must sit inside its request's tree as written (`inside`: every node above it spans the edit).
+    const visit = (site: RequestSite, v: VNode, key: string | undefined, inside = true): boolean => {
       const r = v.range;
-      if (r.end <= span.start || r.start >= span.oldEnd) return true;
+      const apart = r.end <= span.start || r.start >= span.oldEnd;
+      if (v.kind === 'string' && apart) return plainBase(v) !== undefined || !v.offsets.some((o) => o >= span.start - 1 && o <= span.oldEnd);
+      if (apart && v.kind !== 'object' && v.kind !== 'array' && v.kind !== 'set') return true;
       if (v.kind === 'string') {
         hits++;
+        if (!inside) return false;
         const base = plainBase(v);
         const q = this.text.charCodeAt(r.start);
         if (key === undefined || !EXPRESSION_KEYS.has(key) || base !== r.start + 1 || v.value.length !== r.end - r.start - 2 || (q !== 0x27 && q !== 0x22)) return false;
@@ -2618,7 +2624,7 @@ export class TsDocument {
       if (v.kind === 'object') {
         for (let q = 0; q < v.properties.length; q++) {
           path.push(q);
-          const ok = visit(site, v.properties[q].value, v.properties[q].key);
+          const ok = visit(site, v.properties[q].value, v.properties[q].key, inside && !apart);
           path.pop();
           if (!ok) return false;
         }
@@ -2627,7 +2633,7 @@ export class TsDocument {
       if (v.kind === 'array' || v.kind === 'set') {
         for (let q = 0; q < v.items.length; q++) {
           path.push(q);
-          const ok = visit(site, v.items[q], undefined);
+          const ok = visit(site, v.items[q], undefined, inside && !apart);
           path.pop();
           if (!ok) return false;
         }
@@ -2659,6 +2665,9 @@ export class TsDocument {
     if (diff !== 0)
       for (const s of u.sites) {
         if (!s.branch) continue;
+        // A forwarded copy's inner arms count in its helper, which may hold the edit though the copy's own function
+        // does not (a local helper of this member called from another local function of it).
+        if (s.forwarded?.from && s.range.start >= m.pos + d0 && s.range.start < m.end + d0) return undefined;
         const fn = s.enclosingFunction;
         if (!fn) continue;
         const fr = fn.range;
