@@ -6,6 +6,7 @@ import { Entry, ObjNode, UnkNode, entry, objectNode, unknownNode, withProperties
 import { cloneString, plain, plainBase, shiftString } from '../../../server/src/core/strings';
 import { stringRange } from '../../../server/src/core/values';
 import { apply, cloneTree, oneOf, variants } from '../../../server/src/flow';
+import { rng } from './support';
 
 /**
  * Compact nodes (core/compact.ts: entries and maps whose ranges are number fields; core/strings.ts: plain strings'
@@ -15,15 +16,6 @@ import { apply, cloneTree, oneOf, variants } from '../../../server/src/flow';
  */
 
 const json = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
-
-/** Deterministic pseudo-random numbers (LCG) so failures replay. */
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s / 0x7fffffff;
-  };
-}
 
 /**
  * The same random tree twice: once of plain literals, once compact (mixed: a compact map may hold plain entries and a

@@ -6,14 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { AppSyncDocument, mayContainAppSync, mayContainAppSyncNear } from '../../../server/src/extract/appsync';
-
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s / 0x7fffffff;
-  };
-}
+import { rng } from './support';
 
 const PIECES = ['operation', '            ', '\n\t\t        ', 'op', 'eration', ':', "'", '"', ' ', '\n', '\t', '      ', 'x', '@aws-', 'appsync', '@aws-appsync', 'oper', 'ation', '// c\n'];
 

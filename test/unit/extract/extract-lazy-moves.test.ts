@@ -10,16 +10,7 @@ import { strict as assert } from 'node:assert';
 import { createDocumentExtractor, extract, RequestSite, VNode } from '../../../server/src/extract';
 import { Entry, IN_PLACE, Spanned } from '../../../server/src/core/compact';
 import { TS_SHAPE_EDITS, tsShapesFile } from '../../../scripts/bench/extract';
-import { fixture } from './support';
-
-/** Deterministic pseudo-random numbers (LCG) so failures replay. */
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s / 0x7fffffff;
-  };
-}
+import { fixture, rng } from './support';
 
 const json = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
 

@@ -11,16 +11,7 @@ import { join } from 'node:path';
 import { TsDocument } from '../../../server/src/extract/typescript';
 import { RequestSite } from '../../../server/src/extract';
 import { TS_SHAPE_EDITS, middle, tsShapesFile } from '../../../scripts/bench/extract';
-import { assertSameExtraction, fixture } from './support';
-
-/** Deterministic pseudo-random numbers (LCG) so failures replay. */
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s / 0x7fffffff;
-  };
-}
+import { assertSameExtraction, fixture, rng } from './support';
 
 const json = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
 

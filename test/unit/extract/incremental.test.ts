@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { strict as assert } from 'node:assert';
 import { createDocumentExtractor, ensureParser, extract, initParsers, languageIdForPath, TextChange } from '../../../server/src/extract';
 import { Language, Parser } from 'web-tree-sitter';
-import { assertNothingShared, assertOffsets, assertSameExtraction, fixture, strings } from './support';
+import { assertNothingShared, assertOffsets, assertSameExtraction, fixture, rng, strings } from './support';
 
 /**
  * Every state is compared with a full extraction, also Python texts with parse errors (tree-sitter's recovery of broken
@@ -17,15 +17,6 @@ function parsesCleanly(lang: string, text: string): boolean {
   const ok = !!tree && !tree.rootNode.hasError;
   tree?.delete();
   return ok;
-}
-
-/** Deterministic pseudo-random edits (LCG) so failures replay. */
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s / 0x7fffffff;
-  };
 }
 
 const SNIPPETS: Record<string, string[]> = {

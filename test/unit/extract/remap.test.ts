@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ensureParser, extract, initParsers, RequestSite, StringNode, VNode } from '../../../server/src/extract';
 import { moveSites, shiftSite, shiftTree } from '../../../server/src/extract/remap';
 import { plain, plainBase } from '../../../server/src/core/strings';
-import { fixture, strings } from './support';
+import { fixture, rng, strings } from './support';
 import { eachOffset } from '../../support/offsets';
 
 const REALWORLD = join(__dirname, '..', '..', 'fixtures', 'realworld');
@@ -15,15 +15,6 @@ const REALWORLD = join(__dirname, '..', '..', 'fixtures', 'realworld');
  * must equal a reference that moves every offset of their JSON form (every `start`/`end` pair, every `offsets`/`ends`
  * entry) by the same rule, `o >= from` => `o + diff`.
  */
-
-/** Deterministic pseudo-random numbers (LCG) so failures replay. */
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s / 0x7fffffff;
-  };
-}
 
 /** The reference: every offset a site's JSON form holds, moved in place. */
 function refShift(x: unknown, from: number, diff: number): void {

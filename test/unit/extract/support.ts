@@ -118,3 +118,12 @@ export function assertSameExtraction(got: unknown, want: unknown, message?: stri
   assert.deepEqual(got, want, message);
   assert.deepEqual(JSON.parse(JSON.stringify(got)) as unknown, JSON.parse(JSON.stringify(want)) as unknown, message);
 }
+
+/** Deterministic pseudo-random numbers (LCG) so failures replay. */
+export function rng(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff;
+  };
+}
